@@ -1,0 +1,88 @@
+/**
+ * The names and shapes agreed with the safereq language server. They live in one module so that the client and
+ * its tests refer to the same strings, and a rename on either side shows up as one diff here.
+ */
+
+/** Configuration section the server pulls (workspace/configuration) and receives on didChangeConfiguration. */
+export const CONFIG_SECTION = 'safereq';
+
+/** Settings the client itself consumes; a change restarts the server instead of being forwarded live. */
+export const CLIENT_ONLY_SETTINGS = ['safereq.server.path'] as const;
+
+/** Secret-storage key of the LLM API key; it is handed to the server only through its environment. */
+export const API_KEY_SECRET = 'safereq.llm.apiKey';
+/** Environment variable the server reads the API key from. */
+export const API_KEY_ENV = 'SAFEREQ_LLM_API_KEY';
+
+/** Commands the server provides through workspace/executeCommand. */
+export const ServerCommand = {
+  indexKnowledgeBase: 'safereq.indexKnowledgeBase',
+  deriveRequirements: 'safereq.deriveRequirements',
+  suggestTraceLinks: 'safereq.suggestTraceLinks',
+  suggestRebuttals: 'safereq.suggestRebuttals',
+  showTrace: 'safereq.showTrace',
+} as const;
+export type ServerCommandId = (typeof ServerCommand)[keyof typeof ServerCommand];
+
+/**
+ * Commands the extension contributes. Their ids differ from the server's on purpose: vscode-languageclient
+ * registers every command the server announces under the server's id, so reusing those ids would collide.
+ */
+export const ClientCommand = {
+  indexKnowledgeBase: 'safereq.knowledgeBase.index',
+  deriveRequirements: 'safereq.item.deriveRequirements',
+  suggestTraceLinks: 'safereq.item.suggestTraceLinks',
+  suggestRebuttals: 'safereq.item.suggestRebuttals',
+  showTrace: 'safereq.item.showTrace',
+  restartServer: 'safereq.server.restart',
+  showLog: 'safereq.server.showLog',
+  setApiKey: 'safereq.llm.setApiKey',
+  clearApiKey: 'safereq.llm.clearApiKey',
+} as const;
+
+/** Custom notification with the server's state, shown in the status bar. */
+export const STATUS_NOTIFICATION = 'safereq/status';
+
+export type ServerState = 'starting' | 'ready' | 'indexing' | 'error';
+
+export interface StatusParams {
+  state: ServerState;
+  message: string;
+  index: string | null;
+}
+
+/** What derive / suggest-links / suggest-rebuttals return after the server has applied its edit. */
+export interface SuggestionSummary {
+  mode: string;
+  count: number;
+}
+
+/** What showTrace returns. */
+export interface TraceResult {
+  markdown: string;
+}
+
+const SERVER_STATES: readonly string[] = ['starting', 'ready', 'indexing', 'error'];
+
+/** Accepts a safereq/status payload only when it has the agreed shape; anything else is ignored, not trusted. */
+export function parseStatus(raw: unknown): StatusParams | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.state !== 'string' || !SERVER_STATES.includes(r.state)) return undefined;
+  const message = typeof r.message === 'string' ? r.message : '';
+  const index = typeof r.index === 'string' ? r.index : null;
+  return { state: r.state as ServerState, message, index };
+}
+
+export function parseSummary(raw: unknown): SuggestionSummary | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.count !== 'number' || !Number.isFinite(r.count)) return undefined;
+  return { mode: typeof r.mode === 'string' ? r.mode : '', count: r.count };
+}
+
+export function parseTrace(raw: unknown): TraceResult | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const md = (raw as Record<string, unknown>).markdown;
+  return typeof md === 'string' ? { markdown: md } : undefined;
+}

@@ -1,0 +1,5 @@
+"""``python -m safereq``: the same as the ``safereq`` command."""
+
+from .cli.main import main
+
+raise SystemExit(main())

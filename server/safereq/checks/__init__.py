@@ -1,0 +1,1 @@
+"""Checks: pure functions from the workspace to findings, one module per family of rules."""

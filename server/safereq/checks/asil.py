@@ -1,0 +1,1 @@
+"""asil rules (being written)."""

@@ -1,0 +1,1 @@
+"""ears rules (being written)."""

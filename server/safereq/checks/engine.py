@@ -1,0 +1,103 @@
+"""Run the checks over a workspace, caching per-item and per-document results between runs.
+
+Items keep their identity across parses while their sections are unchanged (see model.parser), so the
+findings of an unchanged item are reused; workspace-wide rules (trace graph, ASIL inheritance) run in full
+on each call, which is cheap because they only look up indexes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.document import Document, Item
+from ..model.ranges import Span
+from ..workspace import Workspace
+from .config import Config
+from .findings import Finding, Fix, Related, Severity
+from .registry import Check, RuleInfo, checks, rule_infos
+
+
+@dataclass
+class CheckContext:
+    """What a check function may use: the workspace, the configuration and a way to build findings.
+
+    ``memo`` is scratch space shared by the checks of one run, for analyses that several rules need
+    (e.g. the modal-verb scan of a statement); keys should start with the family name.
+    """
+
+    workspace: Workspace
+    config: Config
+    severities: dict[str, Severity]
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def finding(
+        self, rule: str, path: str, span: Span, message: str, *, fixes: Iterable[Fix] = (),
+        related: Iterable[Related] = (), tags: Iterable[str] = (),
+    ) -> Finding:
+        return Finding(rule, self.severities[rule], message, path, span, tuple(fixes), tuple(related), frozenset(tags))
+
+
+class Checker:
+    """Checks a workspace under one configuration; keep one per workspace to benefit from the caches."""
+
+    def __init__(self, config: Config | None = None) -> None:
+        self.config = config or Config()
+        infos = rule_infos()
+        self.severities: dict[str, Severity] = {}
+        for rid, info in infos.items():
+            sev = self.config.severity(rid, info.severity, info.enabled)
+            if sev is not None:
+                self.severities[rid] = sev
+        active = [c for rid, c in checks().items() if rid in self.severities]
+        self._by_scope: dict[str, list[Check]] = {s: [c for c in active if c.scope == s] for s in ("item", "document", "workspace")}
+        self._item_cache: dict[str, tuple[Document, dict[int, tuple[Item, list[Finding]]]]] = {}
+        self._doc_cache: dict[str, tuple[Document, list[Finding]]] = {}
+
+    @property
+    def rules(self) -> dict[str, RuleInfo]:
+        return rule_infos()
+
+    def _context(self, ws: Workspace) -> CheckContext:
+        return CheckContext(ws, self.config, self.severities)
+
+    def _local(self, ctx: CheckContext, doc: Document) -> list[Finding]:
+        """Item- and document-scope findings of one document, reusing results for unchanged items."""
+        cached = self._doc_cache.get(doc.path)
+        if cached is not None and cached[0] is doc:
+            return cached[1]
+        old = self._item_cache.get(doc.path)
+        old_items = old[1] if old else {}
+        per_item: dict[int, tuple[Item, list[Finding]]] = {}
+        out: list[Finding] = []
+        for item in doc.items:
+            hit = old_items.get(id(item))
+            if hit is not None and hit[0] is item:
+                found = hit[1]
+            else:
+                found = [f for check in self._by_scope["item"] for f in check.fn(ctx, item)]
+            per_item[id(item)] = (item, found)
+            out.extend(found)
+        for check in self._by_scope["document"]:
+            out.extend(check.fn(ctx, doc))
+        self._item_cache[doc.path] = (doc, per_item)
+        self._doc_cache[doc.path] = (doc, out)
+        return out
+
+    def check(self, ws: Workspace, paths: Iterable[str] | None = None) -> list[Finding]:
+        """Findings for ``paths`` (default: every document), sorted by path, line, column and rule."""
+        wanted = set(paths) if paths is not None else set(ws.documents)
+        for gone in set(self._doc_cache) - set(ws.documents):
+            self._doc_cache.pop(gone, None)
+            self._item_cache.pop(gone, None)
+        ctx = self._context(ws)
+        findings: list[Finding] = []
+        for path in sorted(wanted):
+            doc = ws.documents.get(path)
+            if doc is not None:
+                findings.extend(self._local(ctx, doc))
+        for check in self._by_scope["workspace"]:
+            findings.extend(f for f in check.fn(ctx) if f.path in wanted)
+        findings.sort(key=Finding.sort_key)
+        return findings

@@ -1,0 +1,1 @@
+"""modal rules (being written)."""

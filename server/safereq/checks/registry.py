@@ -1,0 +1,97 @@
+"""The rule registry: metadata from rules/checks/<family>.yaml, check functions from the family modules.
+
+Rules are data first: id, default severity, whether enabled by default, a one-line summary and a
+documentation page live in rules/checks/<family>.yaml and rules/docs/<family>-<name>.md. A family module binds a function to each id
+with one of the decorators below. ``tests/checks/test_registry.py`` keeps the two sides in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+
+from ..data import load_rules_yaml, rules_dir
+from .findings import Severity
+
+FAMILIES = ("format", "modal", "wording", "ears", "asil", "trace")
+SCOPES = ("item", "document", "workspace")
+
+CheckFn = Callable[..., Iterable]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    id: str
+    severity: Severity
+    enabled: bool
+    summary: str
+    fixable: bool
+
+    @property
+    def family(self) -> str:
+        return self.id.split("/", 1)[0]
+
+    @property
+    def docs_path(self) -> str:
+        """The rule's documentation page, relative to the rules directory."""
+        return f"docs/{self.id.replace('/', '-')}.md"
+
+    def docs_text(self) -> str:
+        return (rules_dir() / self.docs_path).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    rule: str
+    scope: str
+    fn: CheckFn
+
+
+_CHECKS: dict[str, Check] = {}
+
+
+def _register(scope: str, rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    def wrap(fn: CheckFn) -> CheckFn:
+        if rule_id in _CHECKS:
+            raise RuntimeError(f"rule {rule_id} registered twice")
+        _CHECKS[rule_id] = Check(rule_id, scope, fn)
+        return fn
+
+    return wrap
+
+
+def item_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    """``fn(ctx, item)``: depends only on the item itself (cached while the item is unchanged)."""
+    return _register("item", rule_id)
+
+
+def document_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    """``fn(ctx, document)``: depends only on one document."""
+    return _register("document", rule_id)
+
+
+def workspace_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    """``fn(ctx)``: needs the whole workspace (trace graph, inheritance); re-run on every change."""
+    return _register("workspace", rule_id)
+
+
+@cache
+def rule_infos() -> dict[str, RuleInfo]:
+    """Every rule's metadata, by id, family by family in the order of the family files."""
+    infos: dict[str, RuleInfo] = {}
+    for family in FAMILIES:
+        for name, spec in load_rules_yaml(f"checks/{family}.yaml")["rules"].items():
+            rid = f"{family}/{name}"
+            infos[rid] = RuleInfo(rid, Severity.parse(spec["severity"]), bool(spec.get("enabled", True)),
+                                  spec["summary"], bool(spec.get("fixable", False)))
+    return infos
+
+
+@cache
+def checks() -> dict[str, Check]:
+    """Every check function, by rule id (importing the family modules registers them)."""
+    for family in FAMILIES:
+        import_module(f"{__package__}.{family}")
+    return dict(_CHECKS)

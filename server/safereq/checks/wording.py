@@ -1,0 +1,1 @@
+"""wording rules (being written)."""

@@ -1,0 +1,1 @@
+"""The command line: one module per command, each registering a sub-command on the shared parser."""

@@ -1,0 +1,44 @@
+"""Entry point of the ``safereq`` command.
+
+Each command lives in its own module ``safereq.cli.<name>`` exposing ``register(subparsers)``, which adds
+a sub-parser whose ``handler`` default takes the parsed arguments and returns the exit status. Command
+modules import only the standard library at module level so that ``safereq --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+from .. import __version__
+
+COMMANDS = ["check"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="safereq",
+        description="Check, navigate and extend safety requirements written in Markdown (ISO 26262, ISO 21448, ISO/PAS 8800).",
+    )
+    parser.add_argument("--version", action="version", version=f"safereq {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        import_module(f"{__package__}.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("safereq: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,192 @@
+"""The parsed form of one requirement document.
+
+Every node that a check, hover or fix can point at keeps its exact source span, so findings land on the
+word, the attribute value or the link they are about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .clauses import ClauseRef
+from .ranges import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of source text on one line; statements are built from segments so offsets map back exactly."""
+
+    line: int
+    col: int
+    text: str
+
+    def shifted(self, lines: int) -> Segment:
+        return Segment(self.line + lines, self.col, self.text) if lines else self
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Prose spread over source lines, joined with single spaces; ``span_of`` maps offsets back to the source."""
+
+    segments: tuple[Segment, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.segments)
+
+    @property
+    def span(self) -> Span:
+        first, last = self.segments[0], self.segments[-1]
+        return Span(first.line, first.col, last.line, last.col + len(last.text))
+
+    def __bool__(self) -> bool:
+        return bool(self.segments)
+
+    def position_of(self, offset: int, *, end: bool = False) -> tuple[int, int]:
+        """Source (line, col) of an offset into ``text``; with ``end`` an offset at a join stays on its line."""
+        pos = 0
+        for seg in self.segments:
+            seg_end = pos + len(seg.text)
+            if offset < seg_end or (end and offset == seg_end):
+                return seg.line, seg.col + (offset - pos)
+            pos = seg_end + 1
+        last = self.segments[-1]
+        return last.line, last.col + len(last.text)
+
+    def span_of(self, start: int, end: int) -> Span:
+        """The source span of ``text[start:end]``."""
+        sl, sc = self.position_of(start)
+        el, ec = self.position_of(end, end=True)
+        return Span(sl, sc, el, ec)
+
+    def shifted(self, lines: int) -> Text:
+        return Text(tuple(s.shifted(lines) for s in self.segments)) if lines else self
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One entry of a link attribute; ``valid`` is False when the text is not shaped like an item ID."""
+
+    target: str
+    span: Span
+    valid: bool = True
+
+    def shifted(self, lines: int) -> Link:
+        return Link(self.target, self.span.shifted(lines), self.valid) if lines else self
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A ``Key: value`` line. ``key`` is canonical (see rules/attributes.yaml); ``raw_key`` as written."""
+
+    key: str
+    raw_key: str
+    value: str
+    span: Span
+    key_span: Span
+    value_span: Span
+    links: tuple[Link, ...] = ()
+
+    def shifted(self, lines: int) -> Attribute:
+        if not lines:
+            return self
+        return Attribute(
+            self.key, self.raw_key, self.value, self.span.shifted(lines), self.key_span.shifted(lines),
+            self.value_span.shifted(lines), tuple(link.shifted(lines) for link in self.links),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class HaraRow:
+    """One hazardous event of a HARA table: cells keyed by canonical column (id, severity, asil, ...)."""
+
+    cells: dict[str, Cell]
+    span: Span
+    table_header: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return self.cells["id"].text
+
+    def shifted(self, lines: int) -> HaraRow:
+        if not lines:
+            return self
+        cells = {k: Cell(c.text, c.span.shifted(lines)) for k, c in self.cells.items()}
+        return HaraRow(cells, self.span.shifted(lines), self.table_header)
+
+
+@dataclass(slots=True, eq=False)
+class Item:
+    """A heading whose text starts with an ID: a hazardous event, safety goal, requirement, claim or test."""
+
+    id: str
+    title: str
+    level: int
+    kind: str
+    path: str
+    id_span: Span
+    title_span: Span
+    heading_span: Span
+    end_line: int
+    statement: Text
+    attributes: list[Attribute] = field(default_factory=list)
+    clause_refs: list[ClauseRef] = field(default_factory=list)
+    language: str = "en"
+
+    @property
+    def span(self) -> Span:
+        """From the heading to the end of the body's last line."""
+        return Span(self.heading_span.start_line, 0, self.end_line, 0)
+
+    def attribute(self, key: str) -> Attribute | None:
+        """The first attribute with canonical ``key``."""
+        for attr in self.attributes:
+            if attr.key == key:
+                return attr
+        return None
+
+    def links(self, key: str) -> list[Link]:
+        """All link entries under canonical ``key`` (several lines with the same key are merged)."""
+        return [link for attr in self.attributes if attr.key == key for link in attr.links]
+
+
+@dataclass(slots=True)
+class Problem:
+    """Something in the document that prevents reading it as intended (bad front matter, malformed heading)."""
+
+    code: str
+    message: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Document:
+    """A parsed document: items in source order, HARA rows, clause references and parse problems."""
+
+    path: str
+    text: str
+    items: list[Item]
+    hara_rows: list[HaraRow]
+    clause_refs: list[ClauseRef]
+    front_matter: dict[str, Any]
+    problems: list[Problem]
+    language: str
+    line_count: int
+    sections: Any = None  # the section cache that makes the next parse incremental (model.parser)
+
+    def item_at(self, line: int) -> Item | None:
+        """The innermost item whose span holds ``line``."""
+        found = None
+        for item in self.items:
+            if item.heading_span.start_line <= line <= item.end_line:
+                found = item
+            elif item.heading_span.start_line > line:
+                break
+        return found

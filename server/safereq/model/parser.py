@@ -1,0 +1,330 @@
+"""Parse a Markdown requirement document into a :class:`Document`, incrementally by section.
+
+Each section (see :mod:`.sections`) is parsed on its own into a :class:`SectionResult`; results are cached
+by section text so that an edit re-parses only the sections it touched, and sections that merely moved
+are shifted rather than re-parsed. Items are then assembled across sections, because an item's body runs
+until the next item heading or the next heading of the same or a higher level.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .blocks import section_blocks
+from .clauses import ClauseRef, find_clause_refs
+from .document import Attribute, Cell, Document, HaraRow, Item, Link, Problem, Segment, Text
+from .ids import ATX_HEADING_RE, ITEM_HEADING_RE, is_item_id, kind_prefix
+from .ranges import Span
+from .sections import front_matter_end, split_sections
+from .vocabulary import Vocabulary
+
+# `Key: value`, optionally bold (`**ASIL:** D`, `**ASIL**: D`); the colon may be full-width.
+_ATTR_RE = re.compile(
+    r"^(?:\*\*|__)?(?P<key>[^:：*_`\[\]]{1,40}?)(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*(?P<value>.*?)[ \t]*$"
+)
+_LINK_SPLIT_RE = re.compile(r"[^,，、;；\s]+(?:[ \t]+[^,，、;；\s]+)*")
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HEADING_CLOSE_RE = re.compile(r"[ \t]+#+[ \t]*$")
+_LOOKS_LIKE_ITEM_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+)[ \t]*[:：]")
+
+HARA_COLUMNS: dict[str, str] = {
+    "id": "id", "hazardous event id": "id", "he id": "id", "hazard id": "id", "event id": "id",
+    "s": "severity", "severity": "severity",
+    "e": "exposure", "exposure": "exposure",
+    "c": "controllability", "controllability": "controllability",
+    "asil": "asil",
+    "safety goal": "safety-goal", "sg": "safety-goal", "safety goals": "safety-goal",
+    "hazardous event": "title", "hazard": "title", "description": "title", "situation": "situation",
+}
+
+
+@dataclass(slots=True)
+class Heading:
+    level: int
+    item_id: str | None
+    title: str
+    id_span: Span | None
+    title_span: Span | None
+    span: Span
+
+
+@dataclass(slots=True)
+class SectionResult:
+    """What one section contributes; spans are absolute for ``start``."""
+
+    start: int
+    end: int
+    heading: Heading | None
+    statement: list[Segment] = field(default_factory=list)
+    attributes: list[Attribute] = field(default_factory=list)
+    hara_rows: list[HaraRow] = field(default_factory=list)
+    clause_refs: list[ClauseRef] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def shifted(self, start: int) -> SectionResult:
+        d = start - self.start
+        h = self.heading
+        heading = None
+        if h is not None:
+            heading = Heading(
+                h.level, h.item_id, h.title, h.id_span.shifted(d) if h.id_span else None,
+                h.title_span.shifted(d) if h.title_span else None, h.span.shifted(d),
+            )
+        return SectionResult(
+            start, self.end + d, heading,
+            [s.shifted(d) for s in self.statement],
+            [a.shifted(d) for a in self.attributes],
+            [r.shifted(d) for r in self.hara_rows],
+            [ClauseRef(c.document, c.year, c.clause, c.raw, c.span.shifted(d) if c.span else None) for c in self.clause_refs],
+            [Problem(p.code, p.message, p.span.shifted(d)) for p in self.problems],
+        )
+
+
+@dataclass(slots=True)
+class SectionCache:
+    """Results of the previous parse, by section text, for the vocabulary they were made with."""
+
+    vocabulary: Vocabulary
+    by_text: dict[str, SectionResult] = field(default_factory=dict)
+    # Items by (front matter, identities of their section results): unchanged items keep their identity
+    # across parses, so per-item check results can be cached by identity.
+    items: dict[tuple[str, tuple[int, ...]], Item] = field(default_factory=dict)
+
+
+def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
+    m = ITEM_HEADING_RE.match(line)
+    hashes = ATX_HEADING_RE.match(line)
+    level = len(hashes.group(1)) if hashes else 1
+    span = Span.on_line(line_no, 0, len(line.rstrip()))
+    if m and is_item_id(m.group("id")):
+        return Heading(
+            level, m.group("id"), m.group("title"),
+            Span.on_line(line_no, m.start("id"), m.end("id")),
+            Span.on_line(line_no, m.start("title"), m.end("title")), span,
+        )
+    near = _LOOKS_LIKE_ITEM_RE.match(line)
+    if near and not m and any(c.isdigit() for c in near.group("id")):
+        problems.append(Problem(
+            "format/malformed-id",
+            f"'{near.group('id')}' looks like an item ID but IDs are upper-case letters and digits "
+            f"(e.g. '{near.group('id').upper()}'); this heading is not read as an item",
+            Span.on_line(line_no, near.start("id"), near.end("id")),
+        ))
+    title = _HEADING_CLOSE_RE.sub("", line[hashes.end():] if hashes else line).strip()
+    return Heading(level, None, title, None, None, span)
+
+
+def _links(value: str, line: int, col: int) -> tuple[Link, ...]:
+    links = []
+    for m in _LINK_SPLIT_RE.finditer(value):
+        target = m.group(0).strip("`*_")
+        offset = m.group(0).find(target)
+        start = col + m.start() + offset
+        links.append(Link(target, Span.on_line(line, start, start + len(target)), is_item_id(target)))
+    return tuple(links)
+
+
+def _attribute(seg_line: int, col: int, text: str, vocab: Vocabulary) -> Attribute | None:
+    m = _ATTR_RE.match(text)
+    if not m:
+        return None
+    spec = vocab.attribute_key(m.group("key"))
+    if spec is None:
+        return None
+    value = m.group("value")
+    for mark in ("**", "__"):
+        if value.endswith(mark) and not value.startswith(mark):
+            value = value[: -len(mark)].rstrip()
+    vstart = col + m.start("value")
+    value_span = Span.on_line(seg_line, vstart, vstart + len(value))
+    links = _links(value, seg_line, vstart) if spec.type == "links" else ()
+    return Attribute(
+        spec.key, m.group("key").strip(), value, Span.on_line(seg_line, col, col + len(text)),
+        Span.on_line(seg_line, col + m.start("key"), col + m.start("key") + len(m.group("key").strip())),
+        value_span, links,
+    )
+
+
+def _extend(attr: Attribute, line: int, col: int, text: str) -> Attribute:
+    """A continuation line of a multi-line attribute value (e.g. a long Rationale)."""
+    return Attribute(
+        attr.key, attr.raw_key, f"{attr.value} {text}",
+        Span(attr.span.start_line, attr.span.start_col, line, col + len(text)), attr.key_span,
+        Span(attr.value_span.start_line, attr.value_span.start_col, line, col + len(text)),
+        attr.links + (_links(text, line, col) if attr.links else ()),
+    )
+
+
+def _cells(line: str, line_no: int) -> list[Cell]:
+    """Split a table row at unescaped pipes, keeping each cell's span."""
+    cells: list[Cell] = []
+    start = 0
+    stripped = line.rstrip()
+    bounds = [i for i, ch in enumerate(stripped) if ch == "|" and (i == 0 or stripped[i - 1] != "\\")]
+    edges = [-1] + bounds + [len(stripped)]
+    for a, b in zip(edges, edges[1:]):
+        raw = stripped[a + 1:b]
+        if a == -1 and not raw.strip() and bounds and bounds[0] == 0:
+            continue
+        if b == len(stripped) and not raw.strip() and bounds and bounds[-1] == len(stripped) - 1:
+            continue
+        lead = len(raw) - len(raw.lstrip())
+        text = raw.strip()
+        start = a + 1 + lead
+        cells.append(Cell(text.replace("\\|", "|"), Span.on_line(line_no, start, start + len(text))))
+    return cells
+
+
+def _hara_rows(lines: list[str], first: int, table: tuple[int, int]) -> list[HaraRow]:
+    start, end = table
+    header = [c.text for c in _cells(lines[start - first], start)]
+    columns = [HARA_COLUMNS.get(h.strip("*_ ").casefold()) for h in header]
+    needed = {"id", "severity", "exposure", "controllability", "asil"}
+    if not needed.issubset(set(columns)):
+        return []
+    rows = []
+    for k in range(start + 2, end):
+        cells = _cells(lines[k - first], k)
+        mapped = {col: cell for col, cell in zip(columns, cells) if col}
+        if "id" in mapped and mapped["id"].text:
+            line_len = len(lines[k - first].rstrip())
+            rows.append(HaraRow(mapped, Span.on_line(k, 0, line_len), tuple(header)))
+    return rows
+
+
+def parse_section(lines: list[str], start: int, vocab: Vocabulary) -> SectionResult:
+    """Parse the section ``lines`` that starts at document line ``start``."""
+    problems: list[Problem] = []
+    heading = None
+    body_first = start
+    if lines and ATX_HEADING_RE.match(lines[0]):
+        heading = _parse_heading(lines[0], start, problems)
+        body_first = start + 1
+    body = lines[body_first - start:]
+    blocks = section_blocks(body, body_first)
+    result = SectionResult(start, start + len(lines), heading, problems=problems)
+    for para in blocks.paragraphs:
+        current: Attribute | None = None
+        for line_no, col, text in para:
+            attr = _attribute(line_no, col, text, vocab)
+            if attr is not None:
+                if current is not None:
+                    result.attributes.append(current)
+                current = attr
+            elif current is not None:
+                current = _extend(current, line_no, col, text)
+            else:
+                result.statement.append(Segment(line_no, col, text))
+        if current is not None:
+            result.attributes.append(current)
+    for table in blocks.tables:
+        result.hara_rows.extend(_hara_rows(lines, start, table))
+    for k, line in enumerate(lines, start=start):
+        if k not in blocks.code_lines:
+            result.clause_refs.extend(find_clause_refs(line, k))
+    return result
+
+
+def _front_matter(lines: list[str], end: int, problems: list[Problem]) -> dict[str, Any]:
+    import yaml
+
+    text = "\n".join(lines[1:end - 1])
+    try:
+        data = yaml.safe_load(text) if text.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = 1 + (mark.line if mark else 0)
+        problems.append(Problem("format/front-matter", f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}",
+                                Span.on_line(line, 0, len(lines[line]) if line < len(lines) else 0)))
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Problem("format/front-matter", "front matter must be a mapping of keys to values",
+                                Span.on_line(0, 0, 3)))
+        return {}
+    return data
+
+
+def _language(text: str, default: str) -> str:
+    if not text:
+        return default
+    cjk = len(_CJK_RE.findall(text))
+    return "zh" if cjk and cjk * 4 >= len(text.replace(" ", "")) * 1 else default
+
+
+def _build_item(
+    path: str, results: list[SectionResult], vocab: Vocabulary, front: dict[str, Any], default_language: str
+) -> Item:
+    """One item from its heading section and the sub-sections that belong to its body."""
+    h = results[0].heading
+    assert h is not None and h.item_id is not None and h.id_span and h.title_span
+    prefix = kind_prefix(h.item_id)
+    kind = prefix if vocab.kind_of(prefix) else str(front.get("kind", prefix))
+    statement = Text(tuple(seg for res in results for seg in res.statement))
+    return Item(
+        id=h.item_id, title=h.title, level=h.level, kind=kind, path=path, id_span=h.id_span,
+        title_span=h.title_span, heading_span=h.span, end_line=results[-1].end - 1, statement=statement,
+        attributes=[a for res in results for a in res.attributes],
+        clause_refs=[c for res in results for c in res.clause_refs],
+        language=_language(statement.text or h.title, default_language),
+    )
+
+
+def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document | None = None) -> Document:
+    """Parse ``text``; when ``previous`` (the last parse of the same document) is given, reuse its sections."""
+    lines = text.split("\n")
+    old_cache = previous.sections if previous is not None else None
+    if not isinstance(old_cache, SectionCache) or old_cache.vocabulary is not vocab:
+        old_cache = None
+    cache = SectionCache(vocab)
+    problems: list[Problem] = []
+    fm_end = front_matter_end(lines)
+    front: dict[str, Any] = _front_matter(lines, fm_end, problems) if fm_end else {}
+    default_language = str(front.get("language", "en")).lower()
+    default_language = "zh" if default_language.startswith("zh") else "en"
+
+    results: list[SectionResult] = []
+    for start, end in split_sections(lines):
+        if start == 0 and fm_end:
+            continue
+        key = "\n".join(lines[start:end])
+        cached = old_cache.by_text.get(key) if old_cache else None
+        if cached is None:
+            res = parse_section(lines[start:end], start, vocab)
+        elif cached.start != start:
+            res = cached.shifted(start)
+        else:
+            res = cached
+        cache.by_text[key] = res
+        results.append(res)
+
+    fm_key = "\n".join(lines[:fm_end])
+    items: list[Item] = []
+    hara: list[HaraRow] = []
+    refs: list[ClauseRef] = []
+    current: list[SectionResult] = []
+
+    def close() -> None:
+        if current:
+            key = (fm_key, tuple(id(r) for r in current))
+            reused = old_cache.items.get(key) if old_cache else None
+            item = reused or _build_item(path, current, vocab, front, default_language)
+            cache.items[key] = item
+            items.append(item)
+            current.clear()
+
+    for res in results:
+        problems.extend(res.problems)
+        hara.extend(res.hara_rows)
+        refs.extend(res.clause_refs)
+        h = res.heading
+        if h is not None and (h.item_id is not None or (current and h.level <= current[0].heading.level)):
+            close()
+        if (h is not None and h.item_id is not None) or current:
+            current.append(res)
+    close()
+    return Document(
+        path=path, text=text, items=items, hara_rows=hara, clause_refs=refs, front_matter=front,
+        problems=problems, language=default_language, line_count=len(lines), sections=cache,
+    )

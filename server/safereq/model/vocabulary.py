@@ -1,0 +1,58 @@
+"""The words the parser needs to know: item kinds and attribute keys, from rules/ plus user configuration."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..data import load_rules_yaml
+
+_WS = re.compile(r"\s+")
+
+
+def fold_key(key: str) -> str:
+    """Case-insensitive, white-space-folded form of an attribute key, as written by users."""
+    return _WS.sub(" ", key.strip()).casefold()
+
+
+@dataclass(frozen=True)
+class Kind:
+    prefix: str
+    name: str
+    category: str
+
+
+@dataclass(frozen=True)
+class AttributeKey:
+    key: str
+    type: str
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """Kinds by ID prefix and attribute keys by folded alias; compared by identity so caches stay cheap."""
+
+    kinds: dict[str, Kind] = field(default_factory=dict)
+    attributes: dict[str, AttributeKey] = field(default_factory=dict)
+
+    def kind_of(self, prefix: str) -> Kind | None:
+        return self.kinds.get(prefix)
+
+    def attribute_key(self, raw_key: str) -> AttributeKey | None:
+        return self.attributes.get(fold_key(raw_key))
+
+
+def load_vocabulary(extra_kinds: dict[str, dict[str, str]] | None = None) -> Vocabulary:
+    """The shipped vocabulary, with kinds added or overridden by configuration (``[tool.safereq.kinds]``)."""
+    kinds_data = dict(load_rules_yaml("kinds.yaml")["kinds"])
+    kinds_data.update(extra_kinds or {})
+    kinds = {
+        prefix: Kind(prefix, spec.get("name", prefix), spec.get("category", "requirement"))
+        for prefix, spec in kinds_data.items()
+    }
+    attributes: dict[str, AttributeKey] = {}
+    for key, spec in load_rules_yaml("attributes.yaml")["attributes"].items():
+        entry = AttributeKey(key, spec["type"])
+        for alias in spec["aliases"]:
+            attributes[fold_key(str(alias))] = entry
+    return Vocabulary(kinds, attributes)

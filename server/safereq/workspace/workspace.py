@@ -1,0 +1,160 @@
+"""All documents of a workspace and the indexes the checks, hovers and navigation ask.
+
+The workspace is the only stateful object of the core. Updating one document replaces that document's
+contributions to the indexes and leaves every other document untouched, so an edit costs in proportion to
+the edited document, not to the workspace.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..model.document import Document, HaraRow, Item, Link
+from ..model.parser import parse_document
+from ..model.vocabulary import Vocabulary, load_vocabulary
+
+LINK_KEYS = ("derived-from", "verified-by", "hazard")
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A link to an ID: where it is (path, link span), which item holds it and under which attribute key.
+
+    ``source`` is None for a link from a HARA table's safety-goal column; ``event_id`` is then the row's ID.
+    """
+
+    path: str
+    link: Link
+    source: Item | None
+    key: str
+    event_id: str | None = None
+
+
+class Workspace:
+    """Documents by path plus indexes: definitions by ID, references by target, HARA rows by ID."""
+
+    def __init__(self, vocabulary: Vocabulary | None = None) -> None:
+        self.vocabulary = vocabulary or load_vocabulary()
+        self.documents: dict[str, Document] = {}
+        self._items: dict[str, list[Item]] = defaultdict(list)
+        self._hara: dict[str, list[tuple[str, HaraRow]]] = defaultdict(list)
+        self._refs: dict[str, list[Reference]] = defaultdict(list)
+        self.generation = 0
+
+    # -- updates -------------------------------------------------------------------------------------------
+    def update(self, path: str, text: str) -> Document:
+        """Parse (incrementally, reusing the last parse of ``path``) and index one document."""
+        previous = self.documents.get(path)
+        if previous is not None and previous.text == text:
+            return previous
+        doc = parse_document(path, text, self.vocabulary, previous)
+        if previous is not None:
+            self._unindex(previous)
+        self.documents[path] = doc
+        self._index(doc)
+        self.generation += 1
+        return doc
+
+    def remove(self, path: str) -> None:
+        doc = self.documents.pop(path, None)
+        if doc is not None:
+            self._unindex(doc)
+            self.generation += 1
+
+    def _index(self, doc: Document) -> None:
+        for item in doc.items:
+            self._items[item.id].append(item)
+            for attr in item.attributes:
+                for link in attr.links:
+                    if link.valid:
+                        self._refs[link.target].append(Reference(doc.path, link, item, attr.key))
+        for row in doc.hara_rows:
+            self._hara[row.id].append((doc.path, row))
+            goal = row.cells.get("safety-goal")
+            if goal is not None:
+                for target in _split_ids(goal.text):
+                    start = goal.span.start_col + goal.text.find(target)
+                    link = Link(target, type(goal.span).on_line(goal.span.start_line, start, start + len(target)))
+                    self._refs[target].append(Reference(doc.path, link, None, "safety-goal", row.id))
+
+    def _unindex(self, doc: Document) -> None:
+        for item in doc.items:
+            _drop(self._items, item.id, lambda it: it.path == doc.path)
+            for attr in item.attributes:
+                for link in attr.links:
+                    _drop(self._refs, link.target, lambda r: r.path == doc.path)
+        for row in doc.hara_rows:
+            _drop(self._hara, row.id, lambda entry: entry[0] == doc.path)
+            goal = row.cells.get("safety-goal")
+            if goal is not None:
+                for target in _split_ids(goal.text):
+                    _drop(self._refs, target, lambda r: r.path == doc.path)
+
+    # -- queries -------------------------------------------------------------------------------------------
+    def items(self) -> Iterator[Item]:
+        """Every item, in document path order then source order (deterministic output)."""
+        for path in sorted(self.documents):
+            yield from self.documents[path].items
+
+    def definitions(self, item_id: str) -> list[Item]:
+        """Every item defined with this ID (more than one is a duplicate)."""
+        return sorted(self._items.get(item_id, ()), key=lambda it: (it.path, it.heading_span.start_line))
+
+    def item(self, item_id: str) -> Item | None:
+        """The first definition of an ID (by path and line), or None."""
+        defs = self.definitions(item_id)
+        return defs[0] if defs else None
+
+    def hara_rows(self, event_id: str) -> list[tuple[str, HaraRow]]:
+        return sorted(self._hara.get(event_id, ()), key=lambda e: (e[0], e[1].span.start_line))
+
+    def is_defined(self, item_id: str) -> bool:
+        return bool(self._items.get(item_id)) or bool(self._hara.get(item_id))
+
+    def all_ids(self) -> list[str]:
+        """Every defined ID, sorted (items and HARA hazardous events)."""
+        return sorted({k for k, v in self._items.items() if v} | {k for k, v in self._hara.items() if v})
+
+    def references(self, item_id: str) -> list[Reference]:
+        """Every link to ``item_id`` anywhere in the workspace, sorted by place."""
+        return sorted(self._refs.get(item_id, ()), key=lambda r: (r.path, r.link.span))
+
+    def parents(self, item: Item) -> list[Link]:
+        """The item's "Derived from" links (its parents in the trace graph)."""
+        return item.links("derived-from")
+
+    def children(self, item_id: str) -> list[Item]:
+        """Items that declare ``item_id`` as a parent ("Derived from")."""
+        seen: dict[int, Item] = {}
+        for ref in self.references(item_id):
+            if ref.key == "derived-from" and ref.source is not None:
+                seen.setdefault(id(ref.source), ref.source)
+        return list(seen.values())
+
+    def category(self, item: Item) -> str:
+        """The item's kind category (rules/kinds.yaml): safety-goal, safety-requirement, hazard, ..."""
+        kind = self.vocabulary.kind_of(item.kind)
+        return kind.category if kind else "requirement"
+
+    def item_at(self, path: str, line: int) -> Item | None:
+        doc = self.documents.get(path)
+        return doc.item_at(line) if doc else None
+
+
+def _split_ids(text: str) -> list[str]:
+    from ..model.ids import ID_RE, is_item_id
+
+    return [m.group(0) for m in ID_RE.finditer(text) if is_item_id(m.group(0))]
+
+
+def _drop(index: dict, key: str, predicate) -> None:
+    entries = index.get(key)
+    if not entries:
+        return
+    kept = [e for e in entries if not predicate(e)]
+    if kept:
+        index[key] = kept
+    else:
+        del index[key]
