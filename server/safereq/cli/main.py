@@ -13,7 +13,7 @@ from importlib import import_module
 
 from .. import __version__
 
-COMMANDS = ["check"]
+COMMANDS = ["check", "rules"]
 
 
 def build_parser() -> argparse.ArgumentParser:

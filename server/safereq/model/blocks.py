@@ -15,9 +15,14 @@ from functools import cache
 
 _BULLET_RE = re.compile(r"^[-*+](?:[ \t]+|$)")
 _LIST_MARKER_RE = re.compile(r"^ *(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
-_NOT_FAST_START = tuple(">|<`~#=[") + ("    ", "\t", " ")
-_THEMATIC_RE = re.compile(r"^[-=*_](?:[ \t]*[-=*_])*[ \t]*$")
-_ORDERED_RE = re.compile(r"^\d{1,9}[.)]")
+# A line that the fast path cannot read as plain paragraph or flat bullet text: indentation, block quote,
+# table, HTML, fence, heading, setext underline or thematic break, link definition, ordered or nested list,
+# an empty bullet; or a pipe anywhere (a table row).
+_NOT_FAST_RE = re.compile(
+    r"^(?:[ \t]+\S|[>|<`~#=\[]|\d{1,9}[.)]|[-=*_](?:[ \t]*[-=*_])*[ \t]*$"
+    r"|[-*+](?: {5}|\t[ \t])|[-*+][ \t]++(?:[>|<`~#=\[]|[-*+](?:[ \t]|$)|\d{1,9}[.)]))|\|",
+    re.MULTILINE,
+)
 
 
 @dataclass(slots=True)
@@ -30,16 +35,7 @@ class Blocks:
 
 
 def _fast_path_ok(lines: list[str]) -> bool:
-    for line in lines:
-        if not line or line.isspace():
-            continue
-        if line.startswith(_NOT_FAST_START) or "|" in line or _ORDERED_RE.match(line) or _THEMATIC_RE.match(line):
-            return False
-        if _BULLET_RE.match(line):
-            rest = line[1:].lstrip(" \t")
-            if not rest or rest.startswith(_NOT_FAST_START) or _BULLET_RE.match(rest) or _ORDERED_RE.match(rest):
-                return False
-    return True
+    return _NOT_FAST_RE.search("\n".join(lines)) is None
 
 
 def _fast_blocks(lines: list[str], first: int) -> Blocks:

@@ -7,14 +7,13 @@ word, the attribute value or the link they are about.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .clauses import ClauseRef
 from .ranges import Span
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(NamedTuple):
     """A run of source text on one line; statements are built from segments so offsets map back exactly."""
 
     line: int
@@ -64,8 +63,7 @@ class Text:
         return Text(tuple(s.shifted(lines) for s in self.segments)) if lines else self
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """One entry of a link attribute; ``valid`` is False when the text is not shaped like an item ID."""
 
     target: str
@@ -76,8 +74,7 @@ class Link:
         return Link(self.target, self.span.shifted(lines), self.valid) if lines else self
 
 
-@dataclass(frozen=True, slots=True)
-class Attribute:
+class Attribute(NamedTuple):
     """A ``Key: value`` line. ``key`` is canonical (see rules/attributes.yaml); ``raw_key`` as written."""
 
     key: str
@@ -97,8 +94,7 @@ class Attribute:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(NamedTuple):
     text: str
     span: Span
 

@@ -7,7 +7,7 @@ import re
 # Segments of upper-case letters and digits joined by -, _ or ., starting with a letter.
 ID_PATTERN = r"[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)*"
 ID_RE = re.compile(ID_PATTERN)
-_ID_FULL_RE = re.compile(ID_PATTERN)
+_ID_WITH_DIGIT_RE = re.compile(r"(?=[A-Z0-9_.-]*[0-9])" + ID_PATTERN)
 # `## FSR-PER-012: Title` — the colon may be full-width in Chinese documents.
 ITEM_HEADING_RE = re.compile(
     r"^(?P<indent> {0,3})(?P<hashes>#{1,6})[ \t]+(?P<id>" + ID_PATTERN + r")[ \t]*[:：][ \t]*(?P<title>.*?)[ \t]*(?:#+[ \t]*)?$"
@@ -19,7 +19,7 @@ _KIND_RE = re.compile(r"[A-Z]+")
 
 def is_item_id(text: str) -> bool:
     """True for a well-formed item ID: the ID grammar and at least one digit."""
-    return bool(_ID_FULL_RE.fullmatch(text)) and any(c.isdigit() for c in text)
+    return _ID_WITH_DIGIT_RE.fullmatch(text) is not None
 
 
 def kind_prefix(item_id: str) -> str:

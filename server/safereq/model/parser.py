@@ -20,11 +20,8 @@ from .ranges import Span
 from .sections import front_matter_end, split_sections
 from .vocabulary import Vocabulary
 
-# `Key: value`, optionally bold (`**ASIL:** D`, `**ASIL**: D`); the colon may be full-width.
-_ATTR_RE = re.compile(
-    r"^(?:\*\*|__)?(?P<key>[^:：*_`\[\]]{1,40}?)(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*(?P<value>.*?)[ \t]*$"
-)
 _LINK_SPLIT_RE = re.compile(r"[^,，、;；\s]+(?:[ \t]+[^,，、;；\s]+)*")
+_MAY_CITE_RE = re.compile(r"ISO|IEC|SAE|UN|MIL")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HEADING_CLOSE_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _LOOKS_LIKE_ITEM_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+)[ \t]*[:：]")
@@ -90,7 +87,7 @@ class SectionCache:
     by_text: dict[str, SectionResult] = field(default_factory=dict)
     # Items by (front matter, identities of their section results): unchanged items keep their identity
     # across parses, so per-item check results can be cached by identity.
-    items: dict[tuple[str, tuple[int, ...]], Item] = field(default_factory=dict)
+    items: dict[tuple, Item] = field(default_factory=dict)
 
 
 def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
@@ -116,34 +113,55 @@ def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
     return Heading(level, None, title, None, None, span)
 
 
+def _line_span(line: int, start: int, end: int) -> Span:
+    return Span(line, start, line, end)
+
+
 def _links(value: str, line: int, col: int) -> tuple[Link, ...]:
     links = []
     for m in _LINK_SPLIT_RE.finditer(value):
         target = m.group(0).strip("`*_")
         offset = m.group(0).find(target)
         start = col + m.start() + offset
-        links.append(Link(target, Span.on_line(line, start, start + len(target)), is_item_id(target)))
+        links.append(Link(target, _line_span(line, start, start + len(target)), is_item_id(target)))
     return tuple(links)
 
 
 def _attribute(seg_line: int, col: int, text: str, vocab: Vocabulary) -> Attribute | None:
-    m = _ATTR_RE.match(text)
-    if not m:
+    """Read ``Key: value`` (key optionally bold: ``**ASIL:** D``, ``**ASIL**: D``) when Key is a known key.
+
+    Plain string operations rather than a regular expression: this runs on every prose line.
+    """
+    colon = text.find(":", 0, 48)
+    wide = text.find("：", 0, 48)
+    if colon < 0 or 0 <= wide < colon:
+        colon = wide
+    if colon <= 0:
         return None
-    spec = vocab.attribute_key(m.group("key"))
+    key = text[:colon].rstrip()
+    if key.startswith(("**", "__")):
+        key = key[2:]
+    if key.endswith(("**", "__")):
+        key = key[:-2].rstrip()
+    spec = vocab.attribute_key(key)
     if spec is None:
         return None
-    value = m.group("value")
+    key_start = text.find(key)
+    vstart = colon + 1
+    if text.startswith(("**", "__"), vstart):
+        vstart += 2
+    while vstart < len(text) and text[vstart] in " \t":
+        vstart += 1
+    value = text[vstart:].rstrip()
     for mark in ("**", "__"):
         if value.endswith(mark) and not value.startswith(mark):
             value = value[: -len(mark)].rstrip()
-    vstart = col + m.start("value")
-    value_span = Span.on_line(seg_line, vstart, vstart + len(value))
-    links = _links(value, seg_line, vstart) if spec.type == "links" else ()
+    vcol = col + vstart
+    links = _links(value, seg_line, vcol) if spec.type == "links" else ()
     return Attribute(
-        spec.key, m.group("key").strip(), value, Span.on_line(seg_line, col, col + len(text)),
-        Span.on_line(seg_line, col + m.start("key"), col + m.start("key") + len(m.group("key").strip())),
-        value_span, links,
+        spec.key, key, value, Span(seg_line, col, seg_line, col + len(text)),
+        Span(seg_line, col + key_start, seg_line, col + key_start + len(key)),
+        Span(seg_line, vcol, seg_line, vcol + len(value)), links,
     )
 
 
@@ -221,23 +239,25 @@ def parse_section(lines: list[str], start: int, vocab: Vocabulary) -> SectionRes
             result.attributes.append(current)
     for table in blocks.tables:
         result.hara_rows.extend(_hara_rows(lines, start, table))
-    for k, line in enumerate(lines, start=start):
-        if k not in blocks.code_lines:
-            result.clause_refs.extend(find_clause_refs(line, k))
+    if _MAY_CITE_RE.search("\n".join(lines)):
+        for k, line in enumerate(lines, start=start):
+            if k not in blocks.code_lines:
+                result.clause_refs.extend(find_clause_refs(line, k))
     return result
 
 
-def _front_matter(lines: list[str], end: int, problems: list[Problem]) -> dict[str, Any]:
+def _front_matter(lines: list[str], problems: list[Problem]) -> dict[str, Any]:
+    """Read front matter; ``lines`` runs from the opening ``---`` to the closing one."""
     import yaml
 
-    text = "\n".join(lines[1:end - 1])
+    text = "\n".join(lines[1:-1])
     try:
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = 1 + (mark.line if mark else 0)
         problems.append(Problem("format/front-matter", f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}",
-                                Span.on_line(line, 0, len(lines[line]) if line < len(lines) else 0)))
+                                _line_span(line, 0, len(lines[line]) if line < len(lines) else 0)))
         return {}
     if not isinstance(data, dict):
         problems.append(Problem("format/front-matter", "front matter must be a mapping of keys to values",
@@ -273,25 +293,21 @@ def _build_item(
 
 def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document | None = None) -> Document:
     """Parse ``text``; when ``previous`` (the last parse of the same document) is given, reuse its sections."""
-    lines = text.split("\n")
     old_cache = previous.sections if previous is not None else None
     if not isinstance(old_cache, SectionCache) or old_cache.vocabulary is not vocab:
         old_cache = None
     cache = SectionCache(vocab)
     problems: list[Problem] = []
-    fm_end = front_matter_end(lines)
-    front: dict[str, Any] = _front_matter(lines, fm_end, problems) if fm_end else {}
-    default_language = str(front.get("language", "en")).lower()
-    default_language = "zh" if default_language.startswith("zh") else "en"
+    fm_end = front_matter_end(text)
+    fm_key = text[:fm_end]
+    front: dict[str, Any] = _front_matter(fm_key.split("\n")[:-1], problems) if fm_end else {}
+    default_language = "zh" if str(front.get("language", "en")).lower().startswith("zh") else "en"
 
     results: list[SectionResult] = []
-    for start, end in split_sections(lines):
-        if start == 0 and fm_end:
-            continue
-        key = "\n".join(lines[start:end])
+    for start, key in split_sections(text, fm_end):
         cached = old_cache.by_text.get(key) if old_cache else None
         if cached is None:
-            res = parse_section(lines[start:end], start, vocab)
+            res = parse_section(key.split("\n"), start, vocab)
         elif cached.start != start:
             res = cached.shifted(start)
         else:
@@ -299,7 +315,6 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         cache.by_text[key] = res
         results.append(res)
 
-    fm_key = "\n".join(lines[:fm_end])
     items: list[Item] = []
     hara: list[HaraRow] = []
     refs: list[ClauseRef] = []
@@ -307,7 +322,7 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
 
     def close() -> None:
         if current:
-            key = (fm_key, tuple(id(r) for r in current))
+            key = (fm_key, *map(id, current))
             reused = old_cache.items.get(key) if old_cache else None
             item = reused or _build_item(path, current, vocab, front, default_language)
             cache.items[key] = item
@@ -315,9 +330,12 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
             current.clear()
 
     for res in results:
-        problems.extend(res.problems)
-        hara.extend(res.hara_rows)
-        refs.extend(res.clause_refs)
+        if res.problems:
+            problems.extend(res.problems)
+        if res.hara_rows:
+            hara.extend(res.hara_rows)
+        if res.clause_refs:
+            refs.extend(res.clause_refs)
         h = res.heading
         if h is not None and (h.item_id is not None or (current and h.level <= current[0].heading.level)):
             close()
@@ -326,5 +344,5 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     close()
     return Document(
         path=path, text=text, items=items, hara_rows=hara, clause_refs=refs, front_matter=front,
-        problems=problems, language=default_language, line_count=len(lines), sections=cache,
+        problems=problems, language=default_language, line_count=text.count("\n") + 1, sections=cache,
     )

@@ -34,12 +34,19 @@ class Vocabulary:
 
     kinds: dict[str, Kind] = field(default_factory=dict)
     attributes: dict[str, AttributeKey] = field(default_factory=dict)
+    _seen: dict[str, AttributeKey | None] = field(default_factory=dict)  # raw key → lookup, bounded below
 
     def kind_of(self, prefix: str) -> Kind | None:
         return self.kinds.get(prefix)
 
     def attribute_key(self, raw_key: str) -> AttributeKey | None:
-        return self.attributes.get(fold_key(raw_key))
+        try:
+            return self._seen[raw_key]
+        except KeyError:
+            found = self.attributes.get(fold_key(raw_key))
+            if len(self._seen) < 4096:
+                self._seen[raw_key] = found
+            return found
 
 
 def load_vocabulary(extra_kinds: dict[str, dict[str, str]] | None = None) -> Vocabulary:

@@ -1,0 +1,30 @@
+"""Rule metadata (rules/checks/*.yaml), check functions and documentation pages stay in step."""
+
+import re
+
+from safereq.checks.registry import checks, rule_infos
+from safereq.data import rules_dir
+
+
+def test_every_rule_has_a_function_and_every_function_has_metadata():
+    assert set(rule_infos()) == set(checks())
+
+
+def test_rule_ids_are_family_slash_kebab_case():
+    for rid in rule_infos():
+        assert re.fullmatch(r"[a-z]+/[a-z0-9]+(?:-[a-z0-9]+)*", rid), rid
+
+
+def test_every_rule_has_a_documentation_page_with_the_four_parts():
+    for info in rule_infos().values():
+        page = rules_dir() / info.docs_path
+        assert page.is_file(), f"{info.id}: missing {page}"
+        text = page.read_text(encoding="utf-8")
+        assert text.startswith(f"# {info.id}\n"), info.id
+        for part in ("**What it does.**", "**Why.**", "**Example.**", "**Fix.**"):
+            assert part in text, f"{info.id}: documentation lacks {part}"
+
+
+def test_no_orphan_documentation_pages():
+    pages = {p.name for p in (rules_dir() / "docs").glob("*.md")}
+    assert pages == {info.docs_path.split("/", 1)[1] for info in rule_infos().values()}
