@@ -88,6 +88,9 @@ class SectionCache:
     # Items by (front matter, identities of their section results): unchanged items keep their identity
     # across parses, so per-item check results can be cached by identity.
     items: dict[tuple, Item] = field(default_factory=dict)
+    # Items rebuilt only because an edit above them moved them: id(new item) → (old item, lines moved).
+    # Lets the checker move the old item's findings instead of checking the item again.
+    moved: dict[int, tuple[Item, int]] = field(default_factory=dict)
 
 
 def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
@@ -304,12 +307,14 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     default_language = "zh" if str(front.get("language", "en")).lower().startswith("zh") else "en"
 
     results: list[SectionResult] = []
+    origin: dict[int, SectionResult] = {}  # id(shifted result) → the cached result it was moved from
     for start, key in split_sections(text, fm_end):
         cached = old_cache.by_text.get(key) if old_cache else None
         if cached is None:
             res = parse_section(key.split("\n"), start, vocab)
         elif cached.start != start:
             res = cached.shifted(start)
+            origin[id(res)] = cached
         else:
             res = cached
         cache.by_text[key] = res
@@ -326,6 +331,10 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
             reused = old_cache.items.get(key) if old_cache else None
             item = reused or _build_item(path, current, vocab, front, default_language)
             cache.items[key] = item
+            if reused is None and old_cache is not None and all(id(r) in origin for r in current):
+                before = old_cache.items.get((fm_key, *(id(origin[id(r)]) for r in current)))
+                if before is not None:
+                    cache.moved[id(item)] = (before, current[0].start - origin[id(current[0])].start)
             items.append(item)
             current.clear()
 
