@@ -8,7 +8,7 @@
 /** Upper-case letter/digit segments joined by '-', '_' or '.', starting with a letter. */
 const ID_PATTERN = /^[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)*$/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
-const ITEM_HEADING_TEXT = /^(\S+?):(?:[ \t]|$)/;
+const ITEM_HEADING_TEXT = /^([^\s:]+):/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 export interface ItemHeading {

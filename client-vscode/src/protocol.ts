@@ -86,3 +86,16 @@ export function parseTrace(raw: unknown): TraceResult | undefined {
   const md = (raw as Record<string, unknown>).markdown;
   return typeof md === 'string' ? { markdown: md } : undefined;
 }
+
+/** A short rendering of the index command's result, whose exact shape is the server's business. */
+export function summariseIndexResult(result: unknown): string {
+  if (typeof result === 'string') return result.slice(0, 200);
+  if (typeof result !== 'object' || result === null) return '';
+  const r = result as Record<string, unknown>;
+  if (typeof r.message === 'string') return r.message.slice(0, 200);
+  return Object.entries(r)
+    .filter(([, v]) => typeof v === 'number' || (typeof v === 'string' && v.length < 80))
+    .slice(0, 4)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(', ');
+}

@@ -54,7 +54,8 @@ export function statusView(input: StatusInput): StatusView {
     case 'error':
       return { text: '$(error) safereq', tooltip: `Server error${msg}\n${indexLine(server)}${tail}`, severity: 'error' };
     case 'ready': {
-      const idx = server.index ? ` · ${server.index}` : ' · no index';
+      // `index` may be a long path: the text only says whether there is one, the tooltip says where.
+      const idx = server.index ? ' · indexed' : ' · no index';
       return { text: `$(shield) safereq${idx}`, tooltip: `Ready${msg}\n${indexLine(server)}${tail}`, severity: 'normal' };
     }
     default:

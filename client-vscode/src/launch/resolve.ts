@@ -95,6 +95,12 @@ export function installCommand(pythonInterpreter: string | undefined, platform: 
   return 'pipx install safereq';
 }
 
+/** The matching upgrade command, for a server too old to offer a command the extension needs. */
+export function upgradeCommand(pythonInterpreter: string | undefined, platform: NodeJS.Platform): string {
+  if (pythonInterpreter) return `${quoteArg(pythonInterpreter, platform)} -m pip install --upgrade safereq`;
+  return 'pipx upgrade safereq';
+}
+
 /** Quotes a path for the user's shell only when it needs it. */
 export function quoteArg(arg: string, platform: NodeJS.Platform): string {
   if (/^[\w@%+=:,./\\-]+$/.test(arg)) return arg;

@@ -19,7 +19,8 @@ mkdir -p "$E2E/tmp"
 export npm_config_cache="$E2E/npm-cache" TMPDIR="$E2E/tmp"
 
 # 1. Debian packages.
-APT_PACKAGES=(chromium ripgrep build-essential pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev curl)
+# fonts-wqy-microhei: CJK glyphs, so the Chinese example renders in screenshots.
+APT_PACKAGES=(chromium fonts-wqy-microhei ripgrep build-essential pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev curl)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -66,4 +67,6 @@ if [ ! -f "$CLIENT/node_modules/.package-lock.json" ] || [ "$CLIENT/package-lock
   ( cd "$CLIENT" && npm ci --no-audit --no-fund >/dev/null )
 fi
 
-say "ready: $("$CS_DIR/node_modules/.bin/code-server" --version 2>/dev/null | head -n 1), $(chromium --version 2>/dev/null)"
+CS_VERSION_LINE=$(XDG_CONFIG_HOME="$E2E/tmp/config" XDG_DATA_HOME="$E2E/tmp/data" \
+  "$CS_DIR/node_modules/.bin/code-server" --version 2>/dev/null | tail -n 1)
+say "ready: code-server $CS_VERSION_LINE; $(chromium --version 2>/dev/null)"

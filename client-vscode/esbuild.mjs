@@ -1,0 +1,26 @@
+// Bundles the extension into one CommonJS file (dist/extension.js) so the .vsix needs no node_modules.
+// Usage: node esbuild.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const options = {
+  entryPoints: ['src/extension.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node18',
+  outfile: 'dist/extension.js',
+  external: ['vscode'],
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+};
+
+if (watch) {
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+} else {
+  await esbuild.build(options);
+}

@@ -1,0 +1,262 @@
+/**
+ * Owns the language client: finds the server, starts it with the API key in its environment, restarts it when
+ * something that only takes effect at spawn changes (server path, interpreter, API key), and forwards the
+ * server's safereq/status notifications to the status bar. Start, stop and restart are serialised so that a
+ * burst of setting changes cannot leave two servers running.
+ */
+import * as path from 'node:path';
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  WorkDoneProgressCancelNotification,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { CancellableProgress } from './cancellableProgress';
+import { nodeProbes } from './launch/probes';
+import { onInterpreterChange, selectedInterpreter } from './launch/python';
+import {
+  describeSpec,
+  expandSettingPath,
+  installCommand,
+  resolveServer,
+  type LaunchSpec,
+  upgradeCommand,
+  type Resolution,
+} from './launch/resolve';
+import {
+  API_KEY_ENV,
+  API_KEY_SECRET,
+  CLIENT_ONLY_SETTINGS,
+  CONFIG_SECTION,
+  STATUS_NOTIFICATION,
+  parseStatus,
+  type ServerCommandId,
+} from './protocol';
+import type { StatusBar } from './statusBar';
+
+/** An error whose message is meant for the user as it stands. */
+export class UserError extends Error {}
+
+const RUNNING_CONTEXT = 'safereq.serverRunning';
+const STOP_TIMEOUT_MS = 3000;
+
+export class ServerController implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private progressUi = new CancellableProgress(() => undefined);
+  private spec: LaunchSpec | undefined;
+  private python: string | undefined;
+  private lastInstallCommand = installCommand(undefined, process.platform);
+  private queue: Promise<void> = Promise.resolve();
+  private readonly disposables: vscode.Disposable[] = [];
+  /**
+   * Runs in place of a server command invoked from a code action or code lens (vscode-languageclient executes
+   * those itself and drops the result); return undefined to let the client send the command as usual.
+   */
+  commandInterceptor: (command: string, args: unknown[]) => Promise<unknown> | undefined = () => undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly status: StatusBar,
+  ) {}
+
+  /** Starts watching the inputs that need a restart; call once after construction. */
+  async watch(): Promise<void> {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (CLIENT_ONLY_SETTINGS.some((s) => e.affectsConfiguration(s))) {
+          this.log.info('Server path changed; restarting.');
+          void this.restart();
+        }
+      }),
+      this.context.secrets.onDidChange((e) => {
+        if (e.key === API_KEY_SECRET) {
+          this.log.info('LLM API key changed; restarting the server so that it receives the new key.');
+          void this.restart();
+        }
+      }),
+      await onInterpreterChange(() => {
+        if (!this.spec || this.spec.source === 'python') {
+          this.log.info('Python interpreter changed; restarting.');
+          void this.restart();
+        }
+      }),
+    );
+  }
+
+  start(): Promise<void> {
+    return this.serialise(() => this.doStart());
+  }
+
+  restart(): Promise<void> {
+    return this.serialise(async () => {
+      await this.doStop();
+      await this.doStart();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.serialise(() => this.doStop());
+  }
+
+  /** The progress notifications of the current server (see CancellableProgress). */
+  get progress(): CancellableProgress {
+    return this.progressUi;
+  }
+
+  /** The running client, or a UserError that says why there is none. */
+  requireClient(): LanguageClient {
+    const client = this.client;
+    if (client && client.state === State.Running) return client;
+    if (!this.spec) {
+      throw new UserError(`The safereq language server is not installed. Install it with: ${this.lastInstallCommand}`);
+    }
+    throw new UserError('The safereq language server is not running. Run "safereq: Restart Server" or see the log.');
+  }
+
+  /** Sends workspace/executeCommand after checking that the server announced the command. */
+  async execute(command: ServerCommandId, args: unknown[], token?: vscode.CancellationToken): Promise<unknown> {
+    const client = this.requireClient();
+    const offered = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    if (!offered.includes(command)) {
+      throw new UserError(
+        `This safereq server does not provide "${command}". Update it with: ${upgradeCommand(this.python, process.platform)}`,
+      );
+    }
+    return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token);
+  }
+
+  private serialise(step: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(step, step);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async doStart(): Promise<void> {
+    this.status.setClient('starting');
+    const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+    const folder = resource ? vscode.workspace.getWorkspaceFolder(resource) ?? vscode.workspace.workspaceFolders?.[0] : undefined;
+    const rawSetting = vscode.workspace.getConfiguration(CONFIG_SECTION, resource).get<string>('server.path', '');
+    const settingPath = expandSettingPath(rawSetting, os.homedir(), folder?.uri.fsPath, path.join, path.isAbsolute);
+    const python = await selectedInterpreter(resource);
+    this.python = python;
+    this.lastInstallCommand = installCommand(python, process.platform);
+
+    const resolution = await resolveServer({ settingPath, pythonInterpreter: python }, nodeProbes);
+    this.report(resolution, settingPath);
+    this.spec = resolution.spec;
+    if (!resolution.spec) {
+      this.status.setClient('notFound');
+      void this.notifyNotFound(resolution);
+      return;
+    }
+    const spec = resolution.spec;
+    this.log.info(`Starting ${describeSpec(spec)}`);
+
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    const key = await this.context.secrets.get(API_KEY_SECRET);
+    if (key) env[API_KEY_ENV] = key;
+    const serverOptions: ServerOptions = {
+      command: spec.command,
+      args: spec.args,
+      options: { env, cwd: folder?.uri.fsPath },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'markdown' },
+        { scheme: 'untitled', language: 'markdown' },
+      ],
+      outputChannel: this.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // The server registers its own file watchers (dynamic registration), so none are declared here.
+      synchronize: { configurationSection: CONFIG_SECTION },
+      initializationFailedHandler: () => false,
+    };
+    const progressUi = new CancellableProgress((token) => {
+      void client.sendNotification(WorkDoneProgressCancelNotification.type, { token });
+    });
+    clientOptions.middleware = {
+      handleWorkDoneProgress: progressUi.handleWorkDoneProgress,
+      executeCommand: (command, args, next) => this.commandInterceptor(command, args) ?? next(command, args),
+    };
+    const client = new LanguageClient('safereq', 'safereq', serverOptions, clientOptions);
+    this.client = client;
+    this.progressUi = progressUi;
+    client.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
+      const s = parseStatus(raw);
+      if (s && this.client === client) this.status.setServer(s);
+    });
+    client.onDidChangeState((e) => {
+      if (this.client !== client) return;
+      if (e.newState === State.Starting) this.status.setClient('starting');
+      if (e.newState === State.Running) this.status.setClient('running', describeSpec(spec));
+      if (e.newState === State.Stopped) {
+        this.status.setClient('failed');
+        void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, false);
+      }
+    });
+    try {
+      await client.start();
+      this.status.setClient('running', describeSpec(spec));
+      await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
+    } catch (err) {
+      this.status.setClient('failed', describeSpec(spec));
+      this.log.error(`The server did not start: ${err instanceof Error ? err.message : String(err)}`);
+      void this.notifyStartFailed(spec);
+    }
+  }
+
+  private async doStop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.progressUi.dispose();
+    await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, false);
+    if (!client) return;
+    try {
+      await client.dispose(STOP_TIMEOUT_MS);
+    } catch (err) {
+      this.log.warn(`Stopping the server: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.status.setClient('stopped');
+  }
+
+  private report(resolution: Resolution, settingPath: string): void {
+    for (const a of resolution.attempts) this.log.warn(`Server candidate ${a.candidate} (${a.source}): ${a.problem}`);
+    if (settingPath && resolution.spec && resolution.spec.source !== 'setting') {
+      void vscode.window.showWarningMessage(
+        `safereq: safereq.server.path "${settingPath}" does not work; using ${describeSpec(resolution.spec)} instead.`,
+      );
+    }
+  }
+
+  private async notifyNotFound(resolution: Resolution): Promise<void> {
+    const tried = resolution.attempts.map((a) => `${a.candidate} (${a.problem})`).join('; ');
+    await this.offerInstall(`safereq: the language server was not found (tried: ${tried}). Install it with: ${this.lastInstallCommand}`);
+  }
+
+  private async notifyStartFailed(spec: LaunchSpec): Promise<void> {
+    await this.offerInstall(
+      `safereq: the language server did not start (${describeSpec(spec)}). If it is missing or outdated, install it with: ${this.lastInstallCommand}`,
+    );
+  }
+
+  private async offerInstall(message: string): Promise<void> {
+    const copy = 'Copy Install Command';
+    const settings = 'Set Server Path';
+    const logs = 'Show Log';
+    const choice = await vscode.window.showErrorMessage(message, copy, settings, logs);
+    if (choice === copy) await vscode.env.clipboard.writeText(this.lastInstallCommand);
+    if (choice === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'safereq.server.path');
+    if (choice === logs) this.log.show(true);
+  }
+
+  async dispose(): Promise<void> {
+    for (const d of this.disposables) d.dispose();
+    await this.doStop();
+  }
+}

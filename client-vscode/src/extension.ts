@@ -1,0 +1,69 @@
+/** Entry point: wires the controller, status bar, log and commands together; no logic of its own. */
+import * as vscode from 'vscode';
+import { clearApiKey, setApiKey } from './commands/apiKey';
+import { Suggestions, runSuggestion, showTrace } from './commands/itemCommands';
+import { indexKnowledgeBase } from './commands/knowledgeBase';
+import { ServerController, UserError } from './controller';
+import { ClientCommand, ServerCommand } from './protocol';
+import { StatusBar } from './statusBar';
+import { TRACE_SCHEME, TraceDocuments } from './traceDocuments';
+
+let controller: ServerController | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('safereq', { log: true });
+  const status = new StatusBar();
+  const traces = new TraceDocuments();
+  const ctl = new ServerController(context, log, status);
+  controller = ctl;
+
+  /** Runs a command so that a failure becomes one readable notification instead of an unhandled rejection. */
+  const guarded = async (id: string, run: () => unknown): Promise<void> => {
+    try {
+      await run();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof UserError)) log.error(`${id}: ${message}`);
+      void vscode.window.showErrorMessage(`safereq: ${message}`);
+    }
+  };
+  const command = (id: string, run: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(id, () => run(...args)));
+
+  // The server's own commands, when a code action or lens runs them, get the same progress, result message and
+  // trace preview as the palette commands.
+  const serverCommands: Record<string, (uri: unknown, id: unknown) => Promise<void>> = {
+    [ServerCommand.deriveRequirements]: (u, i) => runSuggestion(ctl, Suggestions.derive, u, i),
+    [ServerCommand.suggestTraceLinks]: (u, i) => runSuggestion(ctl, Suggestions.traceLinks, u, i),
+    [ServerCommand.suggestRebuttals]: (u, i) => runSuggestion(ctl, Suggestions.rebuttals, u, i),
+    [ServerCommand.showTrace]: (u, i) => showTrace(ctl, traces, u, i),
+  };
+  ctl.commandInterceptor = (id, args) => {
+    const run = serverCommands[id];
+    return run ? guarded(id, () => run(args[0], args[1])) : undefined;
+  };
+
+  context.subscriptions.push(
+    log,
+    status,
+    traces,
+    vscode.workspace.registerTextDocumentContentProvider(TRACE_SCHEME, traces),
+    command(ClientCommand.indexKnowledgeBase, () => indexKnowledgeBase(ctl)),
+    command(ClientCommand.deriveRequirements, (u, i) => runSuggestion(ctl, Suggestions.derive, u, i)),
+    command(ClientCommand.suggestTraceLinks, (u, i) => runSuggestion(ctl, Suggestions.traceLinks, u, i)),
+    command(ClientCommand.suggestRebuttals, (u, i) => runSuggestion(ctl, Suggestions.rebuttals, u, i)),
+    command(ClientCommand.showTrace, (u, i) => showTrace(ctl, traces, u, i)),
+    command(ClientCommand.restartServer, () => ctl.restart()),
+    command(ClientCommand.showLog, () => log.show(true)),
+    command(ClientCommand.setApiKey, () => setApiKey(context.secrets)),
+    command(ClientCommand.clearApiKey, () => clearApiKey(context.secrets)),
+  );
+  await ctl.watch();
+  // Not awaited: finding and starting the server may take seconds, and activation should not wait for it.
+  void ctl.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.dispose();
+  controller = undefined;
+}

@@ -1,0 +1,45 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { progressStep } from '../progress';
+import { parseStatus, parseSummary, parseTrace, summariseIndexResult } from '../protocol';
+
+describe('server payloads', () => {
+  it('accepts a well-formed status and normalises optional fields', () => {
+    assert.deepEqual(parseStatus({ state: 'ready', message: 'ok', index: '12 chunks' }), { state: 'ready', message: 'ok', index: '12 chunks' });
+    assert.deepEqual(parseStatus({ state: 'starting' }), { state: 'starting', message: '', index: null });
+  });
+  it('ignores statuses of another shape', () => {
+    for (const raw of [null, 'ready', { state: 'done' }, { state: 3 }, []]) assert.equal(parseStatus(raw), undefined);
+  });
+  it('reads suggestion summaries and traces', () => {
+    assert.deepEqual(parseSummary({ mode: 'llm', count: 2 }), { mode: 'llm', count: 2 });
+    assert.deepEqual(parseSummary({ count: 0 }), { mode: '', count: 0 });
+    assert.equal(parseSummary({ count: '2' }), undefined);
+    assert.deepEqual(parseTrace({ markdown: '# SG-1' }), { markdown: '# SG-1' });
+    assert.equal(parseTrace({ md: '' }), undefined);
+  });
+});
+
+describe('summariseIndexResult', () => {
+  it('prefers a message, else lists a few scalar fields', () => {
+    assert.equal(summariseIndexResult({ message: '1,204 chunks from 9 documents' }), '1,204 chunks from 9 documents');
+    assert.equal(summariseIndexResult({ chunks: 42, documents: 3, nested: { a: 1 } }), 'chunks: 42, documents: 3');
+    assert.equal(summariseIndexResult(null), '');
+    assert.equal(summariseIndexResult('x'.repeat(500)).length, 200);
+  });
+});
+
+describe('progressStep', () => {
+  it('turns absolute percentages into increments', () => {
+    const a = progressStep({ kind: 'begin', title: 'Indexing', percentage: 0 }, undefined);
+    assert.deepEqual(a, { message: 'Indexing', increment: 0, percentage: 0 });
+    const b = progressStep({ kind: 'report', message: 'doc 3/10', percentage: 30 }, a.percentage);
+    assert.deepEqual(b, { message: 'doc 3/10', increment: 30, percentage: 30 });
+    const c = progressStep({ kind: 'report', percentage: 25 }, b.percentage);
+    assert.equal(c.increment, 0, 'never goes backwards');
+    assert.equal(progressStep({ kind: 'report', percentage: 250 }, 90).increment, 10, 'clamped to 100');
+  });
+  it('passes messages through without a percentage', () => {
+    assert.deepEqual(progressStep({ kind: 'report', message: 'reading' }, 40), { message: 'reading', increment: undefined, percentage: undefined });
+  });
+});

@@ -1,0 +1,354 @@
+// Drives code-server in headless Chromium to check the safereq extension as a user sees it: the status bar,
+// diagnostics in the Problems panel, a hover with a clause citation, a quick fix that changes the text, and
+// the trace preview. Takes screenshots for the extension's README. Prints one line per check and a closing
+// "N passed, N failed"; exits non-zero when any check fails. Started by run.sh, which owns code-server.
+//
+//   node driver.mjs --url http://127.0.0.1:PORT --workspace DIR --screenshots DIR [--logs DIR]
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// playwright-core comes from the extension's devDependencies (one lock file for the client and its tests).
+const clientDir = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'client-vscode');
+const { chromium } = createRequire(join(clientDir, 'package.json'))('playwright-core');
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const URL_BASE = arg('url', 'http://127.0.0.1:8080');
+const WORKSPACE = arg('workspace');
+const SHOTS = arg('screenshots');
+const LOGS = arg('logs');
+const CHROMIUM = process.env.SAFEREQ_E2E_CHROMIUM || '/usr/bin/chromium';
+/** Long enough for a cold server start on a busy 2-core machine; every wait is on a condition, not a sleep. */
+const T = Number(process.env.SAFEREQ_E2E_TIMEOUT_MS || 60000);
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const flat = (s) => s.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Finds, in the workspace's Markdown files, a requirement statement using "must" and a cited clause. */
+function findTargets(root) {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.md')) files.push(p);
+    }
+  };
+  walk(root);
+  const CLAUSE = /ISO(?:\/PAS)? \d{4,5}(?:-\d{1,2})?:\d{4} §\d+(?:\.\d+)*/;
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    let must;
+    let clause;
+    let item;
+    lines.forEach((text, i) => {
+      const heading = /^#{1,6}\s+([A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)*):/.exec(text);
+      if (heading) item = heading[1];
+      const m = /\bmust\b/.exec(text);
+      if (!must && m && !/^\s*(#|[-*>]|\|)/.test(text) && item) must = { line: i + 1, col: m.index + 1, text, item };
+      const c = CLAUSE.exec(text);
+      if (!clause && c && /^\s*[-*]?\s*Cites:/i.test(text)) clause = { line: i + 1, col: c.index + 5, ref: c[0] };
+    });
+    if (must && clause) return { file, rel: relative(root, file), must, clause };
+  }
+  throw new Error(`no Markdown file in ${root} has both a "must" requirement and a "Cites:" clause reference`);
+}
+
+const results = [];
+let page;
+
+/** Runs one check; a check whose prerequisite failed is reported as not run (and counts as failed). */
+async function check(name, needs, fn) {
+  const missing = needs.filter((n) => !results.find((r) => r.name === n && r.ok));
+  if (missing.length) {
+    results.push({ name, ok: false });
+    log(`SKIP  ${name} (needs: ${missing.join(', ')})`);
+    return;
+  }
+  try {
+    const detail = await fn();
+    results.push({ name, ok: true });
+    log(`PASS  ${name}${detail ? ` — ${detail}` : ''}`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    log(`FAIL  ${name}: ${String(err?.message ?? err).split('\n')[0]}`);
+    if (page && process.env.SAFEREQ_E2E_RUN) {
+      const safe = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+      await page.screenshot({ path: join(process.env.SAFEREQ_E2E_RUN, `fail-${safe}.png`) }).catch(() => {});
+    }
+  }
+}
+
+/** Screenshot for the README, once fade-in animations (hovers, notifications) have finished. */
+async function shot(name) {
+  if (!SHOTS) return;
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 3000 },
+    )
+    .catch(() => {});
+  await page.screenshot({ path: join(SHOTS, name) });
+}
+
+async function dismissNotifications() {
+  await page.keyboard.press('Escape');
+  const clear = page.locator('.notifications-toasts .codicon-notifications-clear, .notification-toast .codicon-close');
+  for (const b of await clear.all()) await b.click({ timeout: 1000 }).catch(() => {});
+}
+
+/** Opens a workspace file by clicking through the Explorer (Quick Open is unreliable headless). */
+async function openInExplorer(relPath) {
+  const parts = relPath.split(sep);
+  for (const [i, part] of parts.entries()) {
+    const row = page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(part)}$`) }) })
+      .first();
+    await row.waitFor({ timeout: T });
+    const isFolder = i < parts.length - 1;
+    if (!isFolder || (await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  }
+  const tab = page.locator('.tabs-container .tab', { hasText: parts[parts.length - 1] });
+  await tab.first().waitFor({ timeout: T });
+  await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: T });
+}
+
+/** Moves the cursor with Go to Line/Column (Ctrl+G), 1-based like the editor. */
+async function goTo(line, col) {
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: T });
+  await input.fill(`:${line}:${col}`);
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: T });
+}
+
+/** Runs a command by its palette title (F1; the ">" prefix selects commands). */
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: T });
+  await input.fill(`>${title}`);
+  const entry = page.locator('.quick-input-widget .monaco-list-row', { hasText: title.replace(/^[^:]*:\s*/, '') }).first();
+  await entry.waitFor({ state: 'visible', timeout: T });
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: T });
+}
+
+async function viewLines() {
+  return (await page.locator('.editor-instance .monaco-editor .view-line').allInnerTexts()).map(flat);
+}
+
+async function printLogs() {
+  if (!LOGS) return;
+  const found = [];
+  const walk = (d) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/safereq|exthost\.log/i.test(p)) found.push(p);
+    }
+  };
+  try {
+    walk(LOGS);
+  } catch {
+    return;
+  }
+  for (const f of found) {
+    const lines = readFileSync(f, 'utf8').trim().split('\n').slice(-25);
+    console.log(`--- ${relative(LOGS, f)} (last ${lines.length} lines)\n${lines.join('\n')}`);
+  }
+}
+
+async function main() {
+  if (!WORKSPACE) throw new Error('--workspace is required');
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  const target = findTargets(WORKSPACE);
+  log(`target ${target.rel}: "must" at ${target.must.line}:${target.must.col} in ${target.must.item}, ${target.clause.ref} at line ${target.clause.line}`);
+
+  const profile = mkdtempSync(join(tmpdir(), 'safereq-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /safereq/i.test(m.text())) log('console:', m.text().slice(0, 300));
+    });
+
+    await check('workbench opens the workspace', [], async () => {
+      await page.goto(`${URL_BASE}/?folder=${encodeURIComponent(WORKSPACE)}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('.monaco-workbench', { timeout: T });
+      await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: T });
+    });
+
+    await check('extension activates (status bar item)', ['workbench opens the workspace'], async () => {
+      await openInExplorer(target.rel);
+      const item = page.locator('.statusbar-item', { hasText: 'safereq' }).first();
+      await item.waitFor({ timeout: T });
+      return flat(await item.innerText());
+    });
+
+    await check('server reports ready in the status bar', ['extension activates (status bar item)'], async () => {
+      const ready = page.locator('.statusbar-item', { has: page.locator('.codicon-shield') }).filter({ hasText: 'safereq' });
+      await ready.first().waitFor({ timeout: T });
+      return flat(await ready.first().innerText());
+    });
+
+    await check('Problems panel lists safereq diagnostics', ['extension activates (status bar item)'], async () => {
+      await page.waitForSelector('.editor-instance .monaco-editor .squiggly-warning, .editor-instance .monaco-editor .squiggly-error, .editor-instance .monaco-editor .squiggly-info', { timeout: T });
+      await page.keyboard.press('Control+Shift+M');
+      const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'safereq' });
+      await rows.first().waitFor({ timeout: T });
+      const mustRow = page.locator('.markers-panel .monaco-list-row', { hasText: /must/ }).filter({ hasText: 'safereq' });
+      await mustRow.first().waitFor({ timeout: T });
+      await goTo(target.must.line, target.must.col);
+      await dismissNotifications();
+      await shot('e2e-problems.png');
+      return `${await rows.count()} rows; ${flat(await mustRow.first().innerText()).slice(0, 120)}`;
+    });
+
+    await check('hover on a clause reference cites the clause', ['extension activates (status bar item)'], async () => {
+      await goTo(target.clause.line, target.clause.col);
+      const [, part, clause] = /(\d{4,5}-\d{1,2}):\d{4} §([\d.]+)/.exec(target.clause.ref) ?? [];
+      const hover = page.locator('.monaco-hover', { hasText: clause ?? target.clause.ref }).filter({ hasText: part ?? '' });
+      // editor.action.showHover; the request goes to the server, which may still be loading the workspace.
+      for (let attempt = 0; attempt < 5 && !(await hover.first().isVisible()); attempt++) {
+        await page.keyboard.press('Control+K');
+        await page.keyboard.press('Control+I');
+        await hover.first().waitFor({ state: 'visible', timeout: T / 5 }).catch(() => {});
+      }
+      await hover.first().waitFor({ state: 'visible', timeout: 1000 });
+      await shot('e2e-hover.png');
+      return flat(await hover.first().innerText()).slice(0, 160);
+    });
+
+    await check('rule severity setting applies live', ['Problems panel lists safereq diagnostics'], async () => {
+      const mustRow = page.locator('.markers-panel .monaco-list-row', { hasText: /must/ }).filter({ hasText: 'safereq' });
+      const rule = /safereq\W+([a-z0-9-]+\/[a-z0-9-]+)/.exec(flat(await mustRow.first().innerText()))?.[1];
+      if (!rule) throw new Error('no rule id in the Problems row');
+      // Workspace settings, as a team would commit them; the copy of the workspace is the test's own.
+      const dir = join(WORKSPACE, '.vscode');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, 'settings.json');
+      writeFileSync(file, JSON.stringify({ 'safereq.rules': { [rule]: 'off' } }, null, 2));
+      try {
+        await mustRow.first().waitFor({ state: 'detached', timeout: T });
+      } finally {
+        writeFileSync(file, '{}\n');
+      }
+      await mustRow.first().waitFor({ timeout: T });
+      return `${rule}: off hides it, removing the setting brings it back`;
+    });
+
+    await check('quick fix replaces "must" with "shall"', ['Problems panel lists safereq diagnostics'], async () => {
+      await page.keyboard.press('Escape');
+      await goTo(target.must.line, target.must.col);
+      await page.keyboard.press('Control+.');
+      const action = page.locator('.action-widget .monaco-list-row', { hasText: /shall/i }).first();
+      await action.waitFor({ state: 'visible', timeout: T });
+      await shot('e2e-quick-fix.png');
+      const title = flat(await action.innerText());
+      // The action list re-renders while it opens, which defeats Playwright's stability check: click by position.
+      const box = await action.boundingBox();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      const before = target.must.text.slice(Math.max(0, target.must.col - 1 - 30), target.must.col - 1);
+      const expected = flat(`${before}shall`);
+      await page.waitForFunction(
+        (exp) => [...document.querySelectorAll('.editor-instance .monaco-editor .view-line')]
+          .some((el) => el.textContent.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').includes(exp)),
+        expected,
+        { timeout: T },
+      );
+      const changed = (await viewLines()).find((l) => l.includes(expected));
+      // The server re-checks the edited buffer: the finding goes away.
+      const stale = page.locator('.markers-panel .monaco-list-row', { hasText: `[Ln ${target.must.line}, Col ${target.must.col}]` })
+        .filter({ hasText: /must/ });
+      await stale.first().waitFor({ state: 'detached', timeout: T });
+      await shot('e2e-after-fix.png');
+      return `applied "${title}": ${changed.slice(0, 100)}; the finding is gone`;
+    });
+
+    await check('Show Trace opens the trace of the item', ['server reports ready in the status bar'], async () => {
+      await goTo(target.must.line, 1);
+      await runCommand('safereq: Show Trace of Item at Cursor');
+      const tab = page.locator('.tabs-container .tab', { hasText: target.must.item });
+      await tab.first().waitFor({ timeout: T });
+      const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe');
+      await frame.locator('body', { hasText: target.must.item }).first().waitFor({ timeout: T });
+      await dismissNotifications();
+      // Cosmetic: more room for the trace in the README's screenshot.
+      await runCommand('View: Hide Panel').catch(() => page.keyboard.press('Escape'));
+      await shot('e2e-trace.png');
+      return flat(await tab.first().innerText());
+    });
+
+    await check('Index Knowledge Base shows cancellable progress', ['server reports ready in the status bar'], async () => {
+      await dismissNotifications();
+      await runCommand('safereq: Index Knowledge Base');
+      const toast = page.locator('.notification-toast', { hasText: 'safereq:' });
+      const cancel = toast.locator('.monaco-button', { hasText: 'Cancel' }).first();
+      const finished = page.locator('.notification-toast', { hasText: /knowledge base indexed|indexing cancelled/ }).first();
+      // A small knowledge base may be indexed before the notification can be cancelled; both endings count.
+      const failed = page.locator('.notification-toast', { has: page.locator('.codicon-error') }).filter({ hasText: 'safereq' }).first();
+      await cancel.or(finished).or(failed).waitFor({ state: 'visible', timeout: T });
+      if (await failed.isVisible()) throw new Error(flat(await failed.innerText()).slice(0, 200));
+      let how = 'finished before it could be cancelled';
+      if (await cancel.isVisible()) {
+        await page.locator('.notification-toast.notification-fade-in-done', { hasText: 'safereq:' }).first()
+          .waitFor({ timeout: 5000 }).catch(() => {});
+        await shot('e2e-index.png');
+        await cancel.click();
+        how = 'cancelled';
+      }
+      await finished.waitFor({ state: 'visible', timeout: T });
+      return `${how}: ${flat(await finished.innerText()).slice(0, 120)}`;
+    });
+
+    await check('a missing server is reported with the install command', ['extension activates (status bar item)'], async () => {
+      await dismissNotifications();
+      // run.sh starts code-server with no safereq on PATH, so nothing else can stand in for the bad path.
+      mkdirSync(join(WORKSPACE, '.vscode'), { recursive: true });
+      writeFileSync(join(WORKSPACE, '.vscode', 'settings.json'), JSON.stringify({ 'safereq.server.path': '/nonexistent/safereq' }));
+      const toast = page.locator('.notification-toast', { hasText: 'language server was not found' }).first();
+      await toast.waitFor({ state: 'visible', timeout: T });
+      const text = flat(await toast.innerText());
+      if (!/Install it with: pipx install safereq/.test(text)) throw new Error(`no install command in: ${text}`);
+      const status = page.locator('.statusbar-item', { hasText: 'safereq: no server' }).first();
+      await status.waitFor({ timeout: T });
+      return text.slice(0, 160);
+    });
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+let crashed = false;
+try {
+  await main();
+} catch (err) {
+  crashed = true;
+  log(`ERROR ${err?.message ?? err}`);
+}
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed + (crashed ? 1 : 0);
+if (failed) await printLogs();
+log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
