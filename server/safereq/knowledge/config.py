@@ -1,0 +1,69 @@
+"""Knowledge-base settings: where the index lives and which embedder fills it.
+
+Settings come from (highest first) explicit arguments (CLI flags, the language server's configuration),
+environment variables, then defaults. Environment variables:
+
+    SAFEREQ_INDEX              index folder (default: <workspace>/.safereq/index)
+    SAFEREQ_EMBEDDER           e5 (default) | openai | none
+    SAFEREQ_EMBED_URL          OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1
+    SAFEREQ_EMBED_MODEL        model name sent to that endpoint
+    SAFEREQ_EMBED_API_KEY      bearer token for that endpoint (optional)
+    SAFEREQ_EMBED_DIM          expected dimension (optional; probed otherwise)
+    SAFEREQ_EMBED_ALLOW_REMOTE 1 to allow a non-loopback endpoint (sends indexed text off the machine)
+    SAFEREQ_EMBED_THREADS      CPU threads for the bundled model (default: the runtime's choice)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .paths import default_index_dir
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedConfig:
+    backend: str = "e5"
+    url: str = ""
+    model: str = ""
+    api_key: str = ""
+    dim: int = 0
+    allow_remote: bool = False
+    threads: int | None = None
+    query_prefix: str = ""
+    passage_prefix: str = ""
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> EmbedConfig:
+        env = dict(os.environ if env is None else env)
+        threads = env.get("SAFEREQ_EMBED_THREADS", "")
+        dim = env.get("SAFEREQ_EMBED_DIM", "")
+        return cls(
+            backend=env.get("SAFEREQ_EMBEDDER", "e5").strip().lower() or "e5",
+            url=env.get("SAFEREQ_EMBED_URL", ""),
+            model=env.get("SAFEREQ_EMBED_MODEL", ""),
+            api_key=env.get("SAFEREQ_EMBED_API_KEY", ""),
+            dim=int(dim) if dim.isdigit() else 0,
+            allow_remote=env.get("SAFEREQ_EMBED_ALLOW_REMOTE", "") in {"1", "true", "yes"},
+            threads=int(threads) if threads.isdigit() else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeConfig:
+    index_dir: Path
+    embed: EmbedConfig = field(default_factory=EmbedConfig)
+
+    @classmethod
+    def resolve(cls, index_dir: Path | str | None = None, workspace: Path | None = None,
+                embedder: str | None = None, **embed_overrides: object) -> KnowledgeConfig:
+        """Arguments first, then the environment, then defaults."""
+        embed = EmbedConfig.from_env()
+        if embedder:
+            embed = replace(embed, backend=embedder.lower())
+        overrides = {k: v for k, v in embed_overrides.items() if v not in (None, "")}
+        if overrides:
+            embed = replace(embed, **overrides)  # type: ignore[arg-type]
+        path = Path(index_dir) if index_dir else default_index_dir(workspace)
+        return cls(path, embed)

@@ -1,0 +1,251 @@
+"""``safereq index``: bring the index up to date with a set of files, incrementally and safely.
+
+For each file: hash its bytes; skip it if the index already holds that hash; otherwise chunk it, embed only
+the chunks whose text is new (vectors of unchanged chunk texts are reused from the table: the embedding
+cache is keyed by content hash), and replace the file's rows in one commit. A file that fails (binary,
+malformed PDF, …) is reported with a message and the run goes on; the index keeps its previous rows for it.
+
+Progress is reported through a callback (``ProgressEvent``), which the CLI draws as a bar on stderr and the
+language server turns into work-done progress.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .config import KnowledgeConfig
+from .embeddings import Embedder, EmbeddingError, make_embedder
+from .ingest import Chunk, IngestError, chunk_source
+from .ingest.chunker import CHUNKER_VERSION
+from .ingest.catalogue_chunks import catalogue_chunks
+from .ingest.readers import SUPPORTED_SUFFIXES, source_kind
+from .manifest import load_manifest
+from .paths import corpora_dir
+from .types import IndexReport, ProgressCallback, ProgressEvent
+
+log = logging.getLogger(__name__)
+
+SHIPPED_PREFIX = "corpora:"
+SKIP_DIRS = {".git", ".safereq", ".venv", "node_modules", "__pycache__", ".hg", ".svn"}
+
+
+class IndexError_(Exception):
+    """A run that cannot start (no files, bad configuration); the message is for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file to index and how to name it."""
+
+    path: Path
+    source: str  # the key stored in the table: "corpora:<rel>" or the absolute path
+    kind: str  # "document" | "catalogue"
+    document: str | None = None
+    year: str | None = None
+    title: str | None = None
+    root_label: str | None = None
+
+
+def _label(rel: Path) -> str | None:
+    """"functional-safety/README.md" → "Functional Safety"; "scenarios/car-following.md" → "Scenarios / Car Following"."""
+    parts = list(rel.with_suffix("").parts)
+    if parts and parts[-1].lower() in ("readme", "index"):
+        parts = parts[:-1]
+    parts = [p for p in parts if p.lower() != "docs"]
+    return " / ".join(p.replace("-", " ").replace("_", " ").title() for p in parts) or None
+
+
+def shipped_jobs(corpora: Path | None = None) -> list[Job]:
+    """The files of every source in ``corpora/manifest.yaml``."""
+    corpora = corpora or corpora_dir()
+    jobs: list[Job] = []
+    for src in load_manifest(corpora):
+        base = corpora / src.id if (corpora / src.id).is_dir() else corpora
+        multi = len(src.files) > 1
+        for path in src.files:
+            rel = path.relative_to(corpora).as_posix()
+            label = _label(path.relative_to(base)) if multi and src.kind == "document" else None
+            jobs.append(Job(path, SHIPPED_PREFIX + rel, src.kind, src.document or None, src.year or None,
+                            src.title or None, label))
+    return jobs
+
+
+def path_jobs(paths: Iterable[Path], document: str | None = None) -> tuple[list[Job], list[str], list[tuple[str, str]]]:
+    """Jobs for user paths (files, or folders walked for supported files); also the folder prefixes walked."""
+    jobs: list[Job] = []
+    roots: list[str] = []
+    problems: list[tuple[str, str]] = []
+    for p in paths:
+        p = Path(p).expanduser()
+        if p.is_dir():
+            root = p.resolve()
+            roots.append(str(root))
+            for f in sorted(root.rglob("*")):
+                if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES - {".yaml", ".yml"} \
+                        and not SKIP_DIRS.intersection(f.relative_to(root).parts):
+                    jobs.append(Job(f, str(f), "document"))
+        elif p.is_file():
+            kind = source_kind(p)
+            if kind is None:
+                problems.append((str(p), f"unsupported file type {p.suffix or '(none)'}"))
+                continue
+            jobs.append(Job(p, str(p.resolve()), "catalogue" if kind == "catalogue" else "document", document))
+        else:
+            problems.append((str(p), "no such file or folder"))
+    return jobs, roots, problems
+
+
+class Indexer:
+    """Runs index jobs against one index folder with one embedder (loaded lazily, on the first new chunk)."""
+
+    def __init__(self, config: KnowledgeConfig, progress: ProgressCallback | None = None,
+                 embedder: Embedder | None | str = "auto"):
+        from .store import Store
+
+        self.config = config
+        self.progress = progress or (lambda event: None)
+        self.embedder = make_embedder(config.embed) if embedder == "auto" else embedder
+        config.index_dir.mkdir(parents=True, exist_ok=True)
+        self.store = Store(config.index_dir, reader=False)
+
+    def _emit(self, phase: str, done: int, total: int, message: str = "") -> None:
+        try:
+            self.progress(ProgressEvent(phase, done, total, message))
+        except Exception:  # noqa: BLE001 - a broken progress sink must not stop indexing
+            log.debug("progress callback failed", exc_info=True)
+
+    def run(self, jobs: list[Job], *, prune_prefixes: Iterable[str] = (), force: bool = False) -> IndexReport:
+        started = time.perf_counter()
+        report = IndexReport()
+        model_id = self.embedder.model_id if self.embedder else "none"
+        dim = self.embedder.dim if self.embedder else 0
+        if self.store.ensure(model_id, dim):
+            force = True
+        known = self.store.source_hashes()
+        seen = {j.source for j in jobs}
+        stale = [s for s in known for pre in prune_prefixes if s.startswith(pre) and s not in seen]
+        if stale:
+            self.store.delete_sources(stale)
+            report.removed.extend(sorted(set(stale)))
+        total = len(jobs)
+        for n, job in enumerate(jobs):
+            self._emit("index", n, total, job.path.name)
+            try:
+                data = _read_bytes(job.path)
+                digest = hashlib.sha256(data).hexdigest()
+                if not force and known.get(job.source) == (digest, CHUNKER_VERSION):
+                    report.skipped.append(job.source)
+                    continue
+                chunks, pages = chunk_job(job, data)
+                rows, embedded, hits = self._rows(job, digest, chunks)
+                if rows:
+                    self.store.write_source(job.source, rows)
+                elif job.source in known:
+                    self.store.delete_sources([job.source])  # the file is empty now
+                else:
+                    report.skipped.append(job.source)  # empty, and nothing of it in the index
+                    continue
+            except (IngestError, ValueError) as exc:
+                report.failed.append((job.source, str(exc)))
+                continue
+            except EmbeddingError as exc:
+                report.failed.append((job.source, str(exc)))
+                break  # the embedder will fail the same way for every other file
+            report.indexed.append(job.source)
+            report.chunks_written += len(rows)
+            report.embedded += embedded
+            report.embed_cache_hits += hits
+            report.pages += pages
+        self._emit("finish", total, total, "building the search index")
+        if report.indexed or report.removed or force:
+            self.store.finish()
+        report.seconds = time.perf_counter() - started
+        self._emit("done", total, total, "")
+        return report
+
+    def _rows(self, job: Job, digest: str, chunks: list[Chunk]) -> tuple[list[dict], int, int]:
+        from .ingest.chunker import DocumentMeta
+
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        hashes = [c.embed_hash for c in chunks]
+        vectors: dict[str, list[float]] = {}
+        embedded = 0
+        if self.embedder is not None:
+            vectors = self.store.cached_vectors(hashes)
+            if job.source.startswith(SHIPPED_PREFIX):
+                from .seed import load_seed, seed_path
+
+                seed = load_seed(seed_path(self.embedder.model_id))
+                vectors.update((h, seed[h]) for h in hashes if h not in vectors and h in seed)
+            missing = [c for c in chunks if c.embed_hash not in vectors]
+            unique = list({c.embed_hash: c for c in missing}.values())
+            for i in range(0, len(unique), 32):
+                batch = unique[i:i + 32]
+                self._emit("embed", i, len(unique), f"{job.path.name}: {i}/{len(unique)} chunks")
+                for c, v in zip(batch, self.embedder.embed_passages([c.embed_text for c in batch]), strict=True):
+                    vectors[c.embed_hash] = v
+            embedded = len(unique)
+        rows = []
+        for c, h in zip(chunks, hashes, strict=True):
+            meta = DocumentMeta(c.document, c.year, c.doc_title)
+            row = {
+                "id": hashlib.sha1(f"{job.source}\x00{c.ordinal}".encode()).hexdigest()[:24],
+                "source": job.source, "source_hash": digest, "chunker": CHUNKER_VERSION, "indexed_at": now,
+                "document": c.document, "year": c.year, "doc_title": c.doc_title,
+                "standard": meta.standard, "part": meta.part, "clause": c.clause, "title": c.title,
+                "parent": c.parent, "path": json.dumps([list(p) for p in c.path], ensure_ascii=False),
+                "kind": c.kind, "text": c.text, "search_text": c.embed_text, "embed_hash": h,
+                "page": c.page or 0, "ordinal": c.ordinal,
+            }
+            if self.embedder is not None:
+                row["vector"] = vectors[h]
+            rows.append(row)
+        return rows, embedded, len(chunks) - embedded
+
+
+def chunk_job(job: Job, data: bytes) -> tuple[list[Chunk], int]:
+    """The chunks of one job's file and its page count (0 when it has no pages)."""
+    if job.kind == "catalogue":
+        _meta, chunks = catalogue_chunks(job.path)
+        return chunks, 0
+    parsed = chunk_source(job.path, data, document=job.document, year=job.year, title=job.title,
+                          root_label=job.root_label)
+    return parsed.chunks, parsed.pages
+
+
+def _read_bytes(path: Path) -> bytes:
+    from .ingest.readers import MAX_PDF_BYTES, MAX_TEXT_BYTES
+
+    try:
+        size = path.stat().st_size
+        limit = MAX_PDF_BYTES if path.suffix.lower() == ".pdf" else MAX_TEXT_BYTES
+        if size > limit:
+            raise IngestError(f"{path}: {size // 1_000_000} MB is over the {limit // 1_000_000} MB limit; not indexed")
+        return path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document: str | None = None,
+                progress: ProgressCallback | None = None, force: bool = False,
+                embedder: Embedder | None | str = "auto") -> IndexReport:
+    """Index ``paths`` (files or folders), or the shipped corpora when ``paths`` is empty."""
+    paths = list(paths)
+    if paths:
+        jobs, roots, problems = path_jobs(paths, document)
+        prune = [r.rstrip("/") + "/" for r in roots]
+    else:
+        jobs, problems, prune = shipped_jobs(), [], [SHIPPED_PREFIX]
+    if not jobs and not problems:
+        raise IndexError_("nothing to index: no Markdown, text or PDF files found")
+    indexer = Indexer(config, progress, embedder)
+    report = indexer.run(jobs, prune_prefixes=prune, force=force)
+    report.failed[:0] = problems
+    return report

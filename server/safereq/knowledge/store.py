@@ -1,0 +1,180 @@
+"""The LanceDB table that holds the chunks, and every read and write made on it.
+
+One table, ``chunks``, per index folder. Each row is a chunk with its clause path, the exact text, the text
+used for full-text search (contextual header + text), the embedding and the file it came from (path and
+content hash, so unchanged files are skipped). The embedding model id and dimension are stored in the
+table's schema metadata; an index built with another model is rebuilt rather than mixed.
+
+Atomicity: every file is written with one ``merge_insert`` (insert/update its rows, delete its stale rows),
+which commits a single new table version. Readers see either the old or the new rows of a file, never a
+mix, and a crash mid-run leaves the last committed version in place. Readers open the table with
+``read_consistency_interval=0`` so a running language server sees new versions as soon as they land.
+
+Heavy imports (lancedb, pyarrow) happen inside this module, which is itself imported only on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable
+from datetime import timedelta
+from pathlib import Path
+
+from .types import IndexedFile
+
+os.environ.setdefault("LANCE_LOG", "error")  # Rust WARNs on stderr are noise for the CLI and the LSP log
+os.environ.setdefault("LANCEDB_LOG", "error")
+
+import lancedb  # noqa: E402
+import pyarrow as pa  # noqa: E402
+from lancedb.index import FTS, HnswSq  # noqa: E402
+
+log = logging.getLogger(__name__)
+
+TABLE = "chunks"
+SCHEMA_VERSION = "2"
+VECTOR_INDEX_MIN_ROWS = 20_000
+META_MODEL = b"safereq.embed_model"
+META_DIM = b"safereq.embed_dim"
+META_SCHEMA = b"safereq.schema"
+
+STRING_FIELDS = ("id", "source", "source_hash", "chunker", "indexed_at", "document", "year", "doc_title", "standard",
+                 "part", "clause", "title", "parent", "path", "kind", "text", "search_text", "embed_hash")
+LIGHT_COLUMNS = ["id", "source", "document", "year", "doc_title", "clause", "title", "parent", "path", "kind",
+                 "page", "ordinal", "text"]
+
+
+class StoreError(Exception):
+    pass
+
+
+def make_schema(model_id: str, dim: int) -> pa.Schema:
+    fields = [pa.field(name, pa.string()) for name in STRING_FIELDS]
+    fields += [pa.field("page", pa.int32()), pa.field("ordinal", pa.int32())]
+    if dim:
+        fields.append(pa.field("vector", pa.list_(pa.float32(), dim)))
+    return pa.schema(fields, metadata={META_MODEL: model_id.encode(), META_DIM: str(dim).encode(),
+                                       META_SCHEMA: SCHEMA_VERSION.encode()})
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for a LanceDB filter (values come from users and documents: always quote)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+class Store:
+    """The chunks table of one index folder. ``writable`` stores create/replace the table when needed."""
+
+    def __init__(self, index_dir: Path, *, reader: bool = True):
+        self.index_dir = Path(index_dir)
+        kwargs = {"read_consistency_interval": timedelta(0)} if reader else {}
+        try:
+            self.db = lancedb.connect(str(self.index_dir), **kwargs)
+        except Exception as exc:  # noqa: BLE001 - lancedb raises assorted types for a bad path
+            raise StoreError(f"cannot open the index at {self.index_dir}: {exc}") from None
+        self._table = None
+
+    # -- opening ---------------------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return TABLE in (self.db.list_tables().tables or [])
+
+    @property
+    def table(self):
+        if self._table is None:
+            if not self.exists():
+                raise StoreError(f"no index at {self.index_dir}; run 'safereq index' first")
+            self._table = self.db.open_table(TABLE)
+        return self._table
+
+    def model(self) -> tuple[str, int]:
+        meta = self.table.schema.metadata or {}
+        return meta.get(META_MODEL, b"").decode(), int(meta.get(META_DIM, b"0") or 0)
+
+    def has_vectors(self) -> bool:
+        return "vector" in self.table.schema.names
+
+    def ensure(self, model_id: str, dim: int) -> bool:
+        """Create the table for this model, or recreate it if it was built with another one. True if (re)created."""
+        if self.exists():
+            have_model, have_dim = self.model()
+            meta = self.table.schema.metadata or {}
+            if (have_model, have_dim) == (model_id, dim) and meta.get(META_SCHEMA) == SCHEMA_VERSION.encode():
+                return False
+            log.warning("index was built with %s (%d-d); rebuilding for %s (%d-d)", have_model, have_dim,
+                        model_id, dim)
+        self._table = self.db.create_table(TABLE, schema=make_schema(model_id, dim), mode="overwrite")
+        return True
+
+    # -- reads -----------------------------------------------------------------------------------------
+    def count(self) -> int:
+        return self.table.count_rows() if self.exists() else 0
+
+    def scan(self, where: str | None, columns: list[str], limit: int | None = None) -> list[dict]:
+        q = self.table.search().select(columns)
+        if where:
+            q = q.where(where)
+        return q.limit(limit).to_list() if limit else q.limit(None).to_list()
+
+    def files(self) -> list[IndexedFile]:
+        if not self.exists():
+            return []
+        cols = ("source", "source_hash", "chunker", "indexed_at", "document")
+        rows = self.table.search().select(list(cols)).limit(None).to_arrow()
+        agg: dict[str, list] = {}
+        for src, h, ver, at, doc in zip(*(rows.column(c).to_pylist() for c in cols), strict=True):
+            entry = agg.setdefault(src, [doc, h, at, 0, ver])
+            entry[3] += 1
+        return sorted((IndexedFile(s, d, h, at, n, v) for s, (d, h, at, n, v) in agg.items()), key=lambda f: f.source)
+
+    def source_hashes(self) -> dict[str, tuple[str, str]]:
+        """source → (content hash, chunker version) of every indexed file."""
+        return {f.source: (f.content_hash, f.chunker) for f in self.files()}
+
+    def cached_vectors(self, hashes: Iterable[str]) -> dict[str, list[float]]:
+        """Vectors already in the table for these embed hashes (the cache of unchanged chunk texts)."""
+        wanted = sorted(set(hashes))
+        out: dict[str, list[float]] = {}
+        if not wanted or not self.exists() or not self.has_vectors():
+            return out
+        for i in range(0, len(wanted), 500):
+            batch = wanted[i:i + 500]
+            where = "embed_hash IN (" + ", ".join(quote(h) for h in batch) + ")"
+            tbl = self.table.search().where(where).select(["embed_hash", "vector"]).limit(None).to_arrow()
+            for h, v in zip(tbl.column("embed_hash").to_pylist(), tbl.column("vector").to_pylist(), strict=True):
+                out[h] = v
+        return out
+
+    # -- writes ----------------------------------------------------------------------------------------
+    def write_source(self, source: str, rows: list[dict]) -> None:
+        """Replace every row of ``source`` with ``rows`` in one commit (one new table version)."""
+        table = self.table
+        data = pa.Table.from_pylist(rows, schema=table.schema)
+        (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
+         .when_not_matched_by_source_delete(f"source = {quote(source)}").execute(data))
+
+    def delete_sources(self, sources: Iterable[str]) -> None:
+        items = sorted(set(sources))
+        for i in range(0, len(items), 200):
+            self.table.delete("source IN (" + ", ".join(quote(s) for s in items[i:i + 200]) + ")")
+
+    def finish(self) -> None:
+        """After a run: (re)build the full-text index, add a vector index on big tables, compact, drop old versions."""
+        table = self.table
+        if table.count_rows() == 0:
+            return
+        table.create_index("search_text", config=FTS(with_position=False), replace=True)
+        if self.has_vectors() and table.count_rows() >= VECTOR_INDEX_MIN_ROWS:
+            if not any(getattr(ix, "columns", None) == ["vector"] for ix in table.list_indices()):
+                table.create_index("vector", config=HnswSq(distance_type="cosine"), replace=True)
+        try:
+            table.optimize(cleanup_older_than=timedelta(minutes=10))
+        except Exception as exc:  # noqa: BLE001 - compaction is an optimisation; a failure must not lose the run
+            log.warning("index compaction skipped: %s", exc)
+
+    def path_of(self, row: dict) -> tuple[tuple[str, str], ...]:
+        try:
+            return tuple((str(c), str(t)) for c, t in json.loads(row.get("path") or "[]"))
+        except (ValueError, TypeError):
+            return ()
