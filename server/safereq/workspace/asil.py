@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from ..data import load_rules_yaml
 
@@ -14,6 +15,7 @@ def _tables() -> dict:
     return load_rules_yaml("asil.yaml")
 
 
+@cache
 def rank(level: str) -> int:
     """Position of an ASIL letter in increasing rigour: QM 0, A 1 … D 4."""
     return _tables()["levels"].index(level)
@@ -39,6 +41,8 @@ class AsilValue:
         return self.original or self.level
 
 
+# Memoised: the same few values recur on thousands of items; bounded, as values are user text.
+@lru_cache(maxsize=4096)
 def parse_asil(text: str) -> AsilValue | None:
     """Parse ``D``, ``QM``, ``ASIL C``, ``B(D)``, ``ASIL B(D)``; None for anything else."""
     m = _ASIL_RE.match(text.strip())
@@ -49,6 +53,11 @@ def parse_asil(text: str) -> AsilValue | None:
     if level == "QM" and original is None:
         return AsilValue("QM")
     return AsilValue(level, original)
+
+
+def class_names(kind: str) -> list[str]:
+    """The classes of ``severity``, ``exposure`` or ``controllability``, e.g. S0 … S3."""
+    return list(_tables()["classes"][kind])
 
 
 def class_index(kind: str, value: str) -> int | None:
@@ -87,3 +96,89 @@ def is_valid_decomposition(original: str, levels: list[str]) -> bool:
     return tuple(sorted(levels, key=rank, reverse=True)) in {
         tuple(sorted(p, key=rank, reverse=True)) for p in decomposition_schemes(original)
     }
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """``text`` stripped and cut to ``limit`` characters for a message (documents may hold anything)."""
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@lru_cache(maxsize=4096)
+def asil_problem(text: str) -> str | None:
+    """Why ``text`` is not a usable ASIL, in words for a message; None when it is one.
+
+    ``parse_asil`` accepts the shape ``X(Y)`` for any letters; a decomposed level above its original
+    (``D(B)``) parses but cannot come out of a decomposition, so it is reported here too.
+    """
+    if not text.strip():
+        return "no value"
+    value = parse_asil(text)
+    if value is None:
+        return f"'{excerpt(text)}' is not an ASIL"
+    if value.original is not None and rank(value.level) > rank(value.original):
+        return (f"'{excerpt(text)}' is not a decomposed ASIL: the level ({value.level}) cannot be higher "
+                f"than the original ASIL in brackets ({value.original})")
+    return None
+
+
+_LEADING_CLASS_RE = re.compile(r"^(?P<cls>[SEC][0-9])(?![0-9A-Za-z])", re.IGNORECASE)
+
+
+def class_suggestion(kind: str, text: str) -> tuple[str, bool] | None:
+    """A valid class that ``text`` evidently means, with whether replacing the text loses nothing.
+
+    ``3`` under Severity means ``S3`` (lossless); ``S3 - life-threatening`` means ``S3`` but replacing it
+    drops the description. None when no class can be read off the text.
+    """
+    t = text.strip()
+    letter = class_names(kind)[0][0]
+    if t.isdigit() and class_index(kind, letter + t) is not None:
+        return letter + t, True
+    m = _LEADING_CLASS_RE.match(t)
+    if m and class_index(kind, m.group("cls")) is not None:
+        return m.group("cls").upper(), False
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class DecompositionVerdict:
+    """How the levels of the decomposed children of one parent relate to the allowed schemes.
+
+    ``status``: ``valid``; ``incomplete`` (the levels are part of exactly one scheme whose other half,
+    ``missing``, is absent); ``invalid`` (no scheme contains them).
+    """
+
+    status: str
+    missing: tuple[str, ...] = ()
+
+
+def judge_decomposition(parent_level: str, member_levels: list[str], *, inherited_partner: bool = False) -> DecompositionVerdict:
+    """Judge the levels of a parent's decomposed children against the schemes for ``parent_level``.
+
+    A branch of a decomposition may be refined into several requirements of the same level, so the
+    distinct levels are compared with a scheme's levels; a scheme of two equal halves (``B(D)+B(D)``)
+    needs at least two children. ``inherited_partner`` says a child carries the parent's own decomposed
+    value unchanged (a ``B(D)`` child of a ``B(D)`` parent), which can be the ``B`` half of ``B+QM``.
+    The schemes of one original ASIL share no level, so at most one scheme can be incomplete.
+    """
+    # Only whether a level occurs once or more matters, so the cache key stays small.
+    counts = tuple(sorted((level, min(member_levels.count(level), 2)) for level in set(member_levels)))
+    return _judge(parent_level, counts, inherited_partner)
+
+
+@lru_cache(maxsize=1024)
+def _judge(parent_level: str, counts: tuple[tuple[str, int], ...], inherited_partner: bool) -> DecompositionVerdict:
+    present = {level for level, _n in counts}
+    several = {level for level, n in counts if n > 1}
+    for pair in decomposition_schemes(parent_level):
+        halves = set(pair)
+        complete = present == halves and (pair[0] != pair[1] or pair[0] in several)
+        if complete or (inherited_partner and present | {parent_level} == halves and pair[0] != pair[1]):
+            return DecompositionVerdict("valid")
+    for pair in decomposition_schemes(parent_level):
+        if present <= set(pair):
+            if pair[0] == pair[1]:
+                return DecompositionVerdict("incomplete", (pair[0],))
+            return DecompositionVerdict("incomplete", tuple(sorted(set(pair) - present, key=rank, reverse=True)))
+    return DecompositionVerdict("invalid")

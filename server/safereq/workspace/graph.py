@@ -1,0 +1,518 @@
+"""The trace graph of a workspace, kept up to date per document, and the cycles in its "Derived from" links.
+
+Workspace-scope checks run on every keystroke over the whole workspace (20,000 items and more). Asking
+``Workspace.item`` or ``Workspace.children`` once per link sorts small lists tens of thousands of times,
+and even a plain Python loop over every link costs tens of milliseconds. So each document's contribution
+(its items, their ASIL values, its links grouped by key and target ID, its "Derived from" edges, its HARA
+rows) is computed once per parse of that document, and the workspace-wide graph is assembled from those
+parts with C-level dict, set and tuple operations. Questions such as "which link targets are undefined"
+become set differences; only their answers are mapped back to link sites.
+
+Cycles matter because no member of a cycle can trace back to a safety goal, and any walk up the graph
+(ASIL inheritance, impact analysis) would loop. Strongly connected components (Tarjan's algorithm,
+iterative so that deep chains cannot exhaust Python's recursion limit) give every cycle exactly once;
+they are found by ID and recomputed only when some document's "Derived from" edges changed.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import NamedTuple, TypeVar
+
+from ..model.document import Document, HaraRow, Item, Link
+from ..model.ranges import Span
+from .asil import AsilValue, parse_asil
+from .facts import row_asil, row_goal_ids, usable_asil
+from .workspace import Workspace
+
+T = TypeVar("T")
+
+
+class LinkSite(NamedTuple):
+    """One valid link and where it is written: the item holding it (None for a HARA row's safety-goal
+    cell, then ``row`` is set), its canonical ``key`` and the key as written."""
+
+    path: str
+    link: Link
+    key: str
+    raw_key: str
+    source: Item | None
+    row: HaraRow | None = None
+
+
+class RowInfo(NamedTuple):
+    """A HARA row with its path, its ASIL (``stated`` as readable in the ASIL cell; ``level`` the stated
+    one, else the one its S/E/C give; None when unreadable) and the safety-goal IDs its goal cell names."""
+
+    path: str
+    row: HaraRow
+    stated: str | None
+    level: str | None
+    goals: frozenset[str]
+
+
+class Inheriting(NamedTuple):
+    """An item that states a usable ASIL and names parents ("Derived from", other than its own ID)."""
+
+    item: Item
+    value: AsilValue
+    parent_ids: tuple[str, ...]
+
+
+class GoalInfo(NamedTuple):
+    """A safety goal, its usable ASIL and the event IDs it lists under ``Hazard``."""
+
+    item: Item
+    value: AsilValue | None
+    hazards: tuple[str, ...]
+
+
+class _Part(NamedTuple):
+    """What one parse of one document contributes to the graph."""
+
+    doc: Document
+    items: tuple[Item, ...]
+    first: dict[str, Item]  # the first definition of each ID within the document
+    asil: dict[int, AsilValue]  # id(item) -> usable stated ASIL
+    asil_by_id: dict[str, AsilValue | None]  # the same for the first definition of each ID (None: no ASIL)
+    inheriting: tuple[Inheriting, ...]
+    decomposed: dict[str, tuple[Item, ...]]  # parent ID -> items derived from it with a decomposed ASIL
+    goals: tuple[GoalInfo, ...]
+    row_goals: dict[str, tuple[str, ...]]  # goal ID -> the events whose HARA rows here name it
+    row_levels: dict[str, str]  # event ID -> the stated ASIL of its first row here with a readable one
+    targets: dict[str, dict[str, tuple[LinkSite, ...]]]  # key -> target ID -> the links to it
+    target_sets: dict[str, frozenset[str]]  # key -> the target IDs (for allocation-free set tests)
+    goal_sourced: dict[str, frozenset[str]]  # key -> targets of links held by safety goals
+    edges: tuple[tuple[str, str], ...]  # (source ID, target ID) of every valid "Derived from" link
+    by_category: dict[str, tuple[Item, ...]]
+    ids_by_category: dict[str, frozenset[str]]
+    without_asil: dict[str, tuple[Item, ...]]  # category -> items with no ASIL attribute
+    rows: tuple[RowInfo, ...]
+    row_ids: frozenset[str]
+
+
+@dataclass(eq=False)
+class TraceGraph:
+    """The workspace's items, IDs, links, ASIL values and HARA rows, assembled from per-document parts.
+
+    Parents are looked up by ID (``first``, ``asil_by_id``) rather than resolved item by item, so that no
+    question about the graph needs a Python loop over every item unless a rule really asks every item.
+    """
+
+    items: tuple[Item, ...]  # definition order: by path, then line
+    first: dict[str, Item]  # as Workspace.item(): the first definition of each ID
+    asil_by_id: dict[str, AsilValue | None]  # the usable ASIL of each ID's first definition
+    by_category: dict[str, tuple[Item, ...]]
+    rows: tuple[RowInfo, ...]
+    _parts: tuple[_Part, ...]
+    _asil: dict[int, AsilValue]
+    _doc_results: dict[str, tuple[_Part, int, dict[str, list]]]  # shared by the graphs of one workspace
+    _kept: dict[str, tuple[tuple[int, int], object]]  # shared likewise, for keep()
+    _asil_version: int  # changes whenever asil_by_id does
+    _decomposed_version: int  # changes whenever some document's decomposed children do
+    _cache: dict = field(default_factory=dict)
+
+    # -- items and values ----------------------------------------------------------------------------
+    def category(self, category: str) -> tuple[Item, ...]:
+        """The items of one kind category (``safety-goal``, ``hazard`` …), in definition order."""
+        return self.by_category.get(category, ())
+
+    def ids_in(self, category: str) -> set[str]:
+        """The IDs of the items of one kind category."""
+        return self._memo(("ids", category),
+                          lambda: set().union(*(p.ids_by_category.get(category, ()) for p in self._parts)))
+
+    def without_asil(self, category: str) -> Iterator[Item]:
+        """The items of one kind category that have no ASIL attribute."""
+        return chain.from_iterable(p.without_asil.get(category, ()) for p in self._parts)
+
+    def row_ids(self) -> set[str]:
+        """The IDs of every HARA row (hazardous events defined in tables)."""
+        return self._memo("row-ids", lambda: set().union(*(p.row_ids for p in self._parts)))
+
+    def defined_ids(self) -> set[str]:
+        """Every ID defined by an item or a HARA row (as ``Workspace.is_defined``)."""
+        return self._memo("defined", lambda: self.first.keys() | self.row_ids())
+
+    def asil_of(self, item: Item) -> AsilValue | None:
+        """The item's usable stated ASIL (``facts.usable_asil``), precomputed per document."""
+        return self._asil.get(id(item))
+
+    # -- links ---------------------------------------------------------------------------------------
+    def link_keys(self) -> set[str]:
+        """The keys links are written under (attribute keys, and ``safety-goal`` for HARA goal cells)."""
+        return self._memo("keys", lambda: set().union(*(p.targets.keys() for p in self._parts)))
+
+    def target_ids(self, key: str, *, goal_sourced: bool = False) -> set[str]:
+        """The IDs that links under ``key`` name (with ``goal_sourced``, only links held by safety goals)."""
+        if goal_sourced:
+            return self._memo(("gtargets", key), lambda: set().union(*(p.goal_sourced.get(key, ()) for p in self._parts)))
+        return self._memo(("targets", key), lambda: set().union(*(p.target_sets.get(key, ()) for p in self._parts)))
+
+    def sites(self, key: str, *, inside: set[str] | None = None, outside: set[str] | None = None,
+              held_by_goals: bool = False) -> list[LinkSite]:
+        """The links under ``key`` whose target is in ``inside`` and not in ``outside`` (each when given),
+        in workspace order; with ``held_by_goals``, only targets that some safety goal links to (the
+        links returned may still include other holders' links to those targets).
+
+        Work is per document and set-based, so asking for the few suspicious links costs little even
+        when the workspace holds tens of thousands."""
+        out: list[LinkSite] = []
+        for part in self._parts:
+            ids = part.goal_sourced.get(key) if held_by_goals else part.target_sets.get(key)
+            if not ids:
+                continue
+            if inside is not None:
+                ids = ids & inside  # iterates the smaller set
+            if outside is not None:
+                if ids <= outside:  # the common case: nothing to report in this document, no set built
+                    continue
+                ids = ids - outside
+            by_target = part.targets[key]
+            for target in ids:
+                out.extend(by_target[target])
+        out.sort(key=lambda s: (s.path, s.link.span))
+        return out
+
+    # -- derivation ----------------------------------------------------------------------------------
+    def decomposed_children(self) -> dict[str, list[Item]]:
+        """Parent ID → the items derived from it that state a decomposed ASIL such as ``B(D)``."""
+        def make() -> dict[str, list[Item]]:
+            out: dict[str, list[Item]] = {}
+            for part in self._parts:
+                for pid, kids in part.decomposed.items():
+                    out.setdefault(pid, []).extend(kids)
+            return out
+        return self._memo("decomposed", make)
+
+    def goals(self) -> Iterator[GoalInfo]:
+        """Every safety goal with its ASIL and the events it lists under ``Hazard``."""
+        return chain.from_iterable(p.goals for p in self._parts)
+
+    def events_naming(self) -> tuple[dict[str, list[str]], dict[str, str]]:
+        """Goal ID → the events whose HARA rows name it; event ID → the stated ASIL of its first HARA row
+        with a readable one."""
+        def make() -> tuple[dict[str, list[str]], dict[str, str]]:
+            by_goal: dict[str, list[str]] = {}
+            levels: dict[str, str] = {}
+            for part in reversed(self._parts):
+                levels.update(part.row_levels)
+            for part in self._parts:
+                for goal_id, events in part.row_goals.items():
+                    by_goal.setdefault(goal_id, []).extend(events)
+            return by_goal, levels
+        return self._memo("events-naming", make)
+
+    def keep(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, kept across changes of the workspace until ``asil_by_id`` or the decomposed children
+        change; ``make`` must depend on nothing else (and may hold only items it got from those)."""
+        key = (self._asil_version, self._decomposed_version)
+        hit = self._kept.get(name)
+        if hit is None or hit[0] != key:
+            hit = self._kept[name] = (key, make())
+        return hit[1]
+
+    def per_document(self, name: str, fn: Callable[[tuple[Inheriting, ...], dict[str, AsilValue | None]], list[T]]) -> list[T]:
+        """``fn(document's inheriting items, asil_by_id)`` for every document, concatenated in workspace order.
+
+        A document's result is kept until the document or ``asil_by_id`` changes, so an edit costs one
+        document's worth of work; ``fn`` must therefore depend on nothing else (refer to other items by ID).
+        """
+        out: list[T] = []
+        for part in self._parts:
+            entry = self._doc_results.get(part.doc.path)
+            if entry is None or entry[0] is not part or entry[1] != self._asil_version:
+                entry = self._doc_results[part.doc.path] = (part, self._asil_version, {})
+            results = entry[2]
+            if name not in results:
+                results[name] = fn(part.inheriting, self.asil_by_id)
+            out.extend(results[name])
+        return out
+
+    def _memo(self, key, make):
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+
+@dataclass(eq=False)
+class _State:
+    parts: dict[str, _Part] = field(default_factory=dict)
+    generation: int = -1
+    graph: TraceGraph | None = None
+    edges_key: tuple = ()
+    cycle_ids: list[list[str]] = field(default_factory=list)
+    asil_by_id: dict[str, AsilValue | None] = field(default_factory=dict)
+    asil_version: int = 0
+    decomposed_key: tuple = ()
+    decomposed_version: int = 0
+    doc_results: dict[str, tuple[_Part, int, dict[str, list]]] = field(default_factory=dict)
+    kept: dict[str, tuple[tuple[int, int], object]] = field(default_factory=dict)
+
+
+_STATE: weakref.WeakKeyDictionary[Workspace, _State] = weakref.WeakKeyDictionary()
+
+
+def _state(ws: Workspace) -> _State:
+    state = _STATE.get(ws)
+    if state is None:
+        state = _STATE[ws] = _State()
+    return state
+
+
+def trace_graph(ws: Workspace) -> TraceGraph:
+    """The workspace's trace graph, reassembled after a change from the documents' cached parts."""
+    state = _state(ws)
+    if state.graph is not None and state.generation == ws.generation:
+        return state.graph
+    parts = []
+    for path in sorted(ws.documents):
+        doc = ws.documents[path]
+        part = state.parts.get(path)
+        if part is None or part.doc is not doc:
+            part = state.parts[path] = _part(ws, doc)
+        parts.append(part)
+    for gone in set(state.parts) - set(ws.documents):
+        del state.parts[gone]
+        state.doc_results.pop(gone, None)
+    first: dict[str, Item] = {}
+    asil_by_id: dict[str, AsilValue | None] = {}
+    asil: dict[int, AsilValue] = {}
+    for part in reversed(parts):  # earlier documents overwrite later ones: the first definition wins
+        first.update(part.first)
+        asil_by_id.update(part.asil_by_id)
+        asil.update(part.asil)
+    if asil_by_id != state.asil_by_id:  # C-level; values are mostly the same cached objects
+        state.asil_by_id = asil_by_id
+        state.asil_version += 1
+    decomposed_key = tuple(part.decomposed for part in parts)  # unchanged parts compare by identity
+    if decomposed_key != state.decomposed_key:
+        state.decomposed_key = decomposed_key
+        state.decomposed_version += 1
+    categories = {c for part in parts for c in part.by_category}
+    by_category = {c: tuple(chain.from_iterable(p.by_category.get(c, ()) for p in parts)) for c in categories}
+    state.graph = TraceGraph(
+        tuple(chain.from_iterable(p.items for p in parts)), first, asil_by_id, by_category,
+        tuple(chain.from_iterable(p.rows for p in parts)), tuple(parts), asil, state.doc_results, state.kept,
+        state.asil_version, state.decomposed_version,
+    )
+    state.generation = ws.generation
+    return state.graph
+
+
+def _part(ws: Workspace, doc: Document) -> _Part:
+    targets: dict[str, dict[str, list[LinkSite]]] = {}
+    goal_sourced: dict[str, set[str]] = {}
+    inheriting: list[Inheriting] = []
+    decomposed: dict[str, list[Item]] = {}
+    goals: list[GoalInfo] = []
+    edges: list[tuple[str, str]] = []
+    first: dict[str, Item] = {}
+    asil: dict[int, AsilValue] = {}
+    by_category: dict[str, list[Item]] = {}
+    without_asil: dict[str, list[Item]] = {}
+    for item in reversed(doc.items):
+        first[item.id] = item
+    for item in doc.items:
+        category = ws.category(item)
+        by_category.setdefault(category, []).append(item)
+        value = usable_asil(item)
+        if value is not None:
+            asil[id(item)] = value
+        if item.attribute("asil") is None:
+            without_asil.setdefault(category, []).append(item)
+        parents: list[str] = []
+        for attr in item.attributes:
+            for link in attr.links:
+                if not link.valid:
+                    continue
+                site = LinkSite(doc.path, link, attr.key, attr.raw_key, item)
+                targets.setdefault(attr.key, {}).setdefault(link.target, []).append(site)
+                if category == "safety-goal":
+                    goal_sourced.setdefault(attr.key, set()).add(link.target)
+                if attr.key == "derived-from":
+                    edges.append((item.id, link.target))
+                    if link.target != item.id and link.target not in parents:
+                        parents.append(link.target)
+        if parents and value is not None:
+            inheriting.append(Inheriting(item, value, tuple(parents)))
+            if value.decomposed:
+                for pid in parents:
+                    decomposed.setdefault(pid, []).append(item)
+        if category == "safety-goal":
+            goals.append(GoalInfo(item, value, tuple(link.target for link in item.links("hazard") if link.valid)))
+    rows = []
+    row_goals: dict[str, list[str]] = {}
+    row_levels: dict[str, str] = {}
+    for row in doc.hara_rows:
+        links = _row_goal_links(row)
+        for link in links:
+            site = LinkSite(doc.path, link, "safety-goal", "Safety goal", None, row)
+            targets.setdefault("safety-goal", {}).setdefault(link.target, []).append(site)
+        cell = row.cells.get("asil")
+        stated = parse_asil(cell.text) if cell is not None else None
+        rows.append(RowInfo(doc.path, row, stated.level if stated else None, row_asil(row),
+                            frozenset(link.target for link in links)))
+        if stated is not None:
+            row_levels.setdefault(row.id, stated.level)
+        for link in links:
+            row_goals.setdefault(link.target, []).append(row.id)
+    return _Part(
+        doc, tuple(doc.items), first, asil, {i: asil.get(id(it)) for i, it in first.items()}, tuple(inheriting),
+        {pid: tuple(kids) for pid, kids in decomposed.items()}, tuple(goals),
+        {g: tuple(events) for g, events in row_goals.items()}, row_levels,
+        {k: {t: tuple(s) for t, s in by_t.items()} for k, by_t in targets.items()},
+        {k: frozenset(by_t) for k, by_t in targets.items()},
+        {k: frozenset(v) for k, v in goal_sourced.items()}, tuple(edges),
+        {c: tuple(v) for c, v in by_category.items()},
+        {c: frozenset(item.id for item in v) for c, v in by_category.items()},
+        {c: tuple(v) for c, v in without_asil.items()}, tuple(rows), frozenset(info.row.id for info in rows),
+    )
+
+
+def _row_goal_links(row: HaraRow) -> list[Link]:
+    """The safety-goal IDs of a HARA row's goal cell as links with exact spans."""
+    cell = row.cells.get("safety-goal")
+    if cell is None:
+        return []
+    out, pos = [], 0
+    for target in row_goal_ids(row):
+        offset = cell.text.find(target, pos)
+        pos = offset + len(target)
+        start = cell.span.start_col + offset
+        out.append(Link(target, Span.on_line(cell.span.start_line, start, start + len(target))))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Cycle:
+    """Items whose "Derived from" links lead from each to every other; ``edges`` are the links inside it."""
+
+    members: tuple[Item, ...]
+    edges: tuple[tuple[Item, Link, Item], ...]  # (source, link, target), all within the cycle
+
+    def path(self, start: Item, goal: Item) -> list[Item]:
+        """The shortest chain of members from ``start`` to ``goal`` following the cycle's links."""
+        succ: dict[int, list[Item]] = {}
+        for src, _link, dst in self.edges:
+            succ.setdefault(id(src), []).append(dst)
+        prev: dict[int, Item | None] = {id(start): None}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            if node is goal:
+                break
+            for nxt in succ.get(id(node), ()):
+                if id(nxt) not in prev:
+                    prev[id(nxt)] = node
+                    queue.append(nxt)
+        steps: list[Item] = []
+        step: Item | None = goal
+        while step is not None:
+            steps.append(step)
+            step = prev.get(id(step))
+        return steps[::-1]
+
+
+def derivation_cycles(ws: Workspace) -> list[Cycle]:
+    """Every cycle of "Derived from" links (including an item derived from itself), in workspace order.
+
+    Nodes are IDs (a duplicate definition's links count for its ID); members are reported as the
+    definitions that hold links inside the cycle.
+    """
+    graph = trace_graph(ws)
+    state = _state(ws)
+    key = tuple(part.edges for _path, part in sorted(state.parts.items()))
+    if key != state.edges_key:
+        state.cycle_ids = _cycles_by_id(chain.from_iterable(key))
+        state.edges_key = key
+    cycles = []
+    for ids in state.cycle_ids:
+        inside = set(ids)
+        members: dict[int, Item] = {}
+        edges = []
+        for item_id in ids:
+            for item in ws.definitions(item_id):
+                for link in item.links("derived-from"):
+                    target = graph.first.get(link.target) if link.valid and link.target in inside else None
+                    if target is not None:
+                        edges.append((item, link, target))
+                        members.setdefault(id(item), item)
+        if edges:
+            ordered = sorted(members.values(), key=_place)
+            cycles.append(Cycle(tuple(ordered), tuple(edges)))
+    return sorted(cycles, key=lambda c: _place(c.members[0]))
+
+
+def _place(item: Item) -> tuple[str, int]:
+    return item.path, item.heading_span.start_line
+
+
+def _cycles_by_id(edges) -> list[list[str]]:
+    """The strongly connected components with a cycle, as lists of IDs, of the graph with these edges."""
+    index_of: dict[str, int] = {}
+    adj: list[list[int]] = []
+    self_loops: set[int] = set()
+    for src, dst in edges:
+        s = index_of.setdefault(src, len(index_of))
+        d = index_of.setdefault(dst, len(index_of))
+        while len(adj) < len(index_of):
+            adj.append([])
+        adj[s].append(d)
+        if s == d:
+            self_loops.add(s)
+    ids = list(index_of)
+    return [sorted(ids[v] for v in comp) for comp in _strongly_connected(adj)
+            if len(comp) > 1 or comp[0] in self_loops]
+
+
+def _strongly_connected(adj: list[list[int]]) -> list[list[int]]:
+    """Tarjan's strongly connected components with an explicit stack."""
+    n = len(adj)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1 or not adj[root]:
+            continue  # a node without outgoing edges cannot start a cycle
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        work = [(root, 0)]
+        while work:
+            v, pos = work[-1]
+            if pos < len(adj[v]):
+                work[-1] = (v, pos + 1)
+                w = adj[v][pos]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(comp)
+    return out
