@@ -115,3 +115,17 @@ def test_front_matter_kind_applies_to_unknown_prefixes(vocab):
 def test_hostile_input_does_not_raise(vocab):
     for src in ("", "\x00\x01\x02", "#" * 10000, "| a |\n|---|\n" * 500, "```\n" * 3, "---\n" + "a: &a [*a]\n" + "---\n"):
         parse_document("h.md", src, vocab)
+
+
+def test_a_span_starting_on_the_joining_space_starts_on_the_next_line(vocab):
+    src = "## REQ-1: Two lines\nThe system shall\nstop the motor.\n"
+    (item,) = parse_document("j.md", src, vocab).items
+    joined = item.statement.text
+    at = joined.index(" stop")
+    assert item.statement.span_of(at, at + 5) == (2, 0, 2, 4)
+    assert item.statement.span_of(0, at) == (1, 0, 1, 16)
+
+
+def test_language_is_detected_per_statement(vocab):
+    src = "---\nlanguage: zh\n---\n## REQ-1: 英文\nThe system shall stop.\n## REQ-2: 中文\n系统应停止。\n## REQ-3: 数字\n3 ms\n"
+    assert [i.language for i in parse_document("l.md", src, vocab).items] == ["en", "zh", "zh"]

@@ -1,1 +1,125 @@
-"""modal rules (being written)."""
+"""Modal-verb rules: a requirement statement states exactly one obligation, with "shall" (Chinese 应).
+
+Applies to the statements of requirements, safety requirements and safety goals (see statements.py). The
+scan of a statement's modal verbs (modal_verbs.py) is cached, so the five rules share one pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..model.document import Item
+from .engine import CheckContext
+from .findings import Edit, Finding, Fix, Related
+from .modal_verbs import ModalVerb, modal_verbs
+from .registry import item_check
+from .statement_split import split_edit
+from .statements import source_span, statement_of
+
+EMPTY_CATEGORIES = ("requirement", "safety-requirement")
+
+
+def _verbs(ctx: CheckContext, item: Item, text: str) -> tuple[ModalVerb, ...]:
+    key = ("modal", "not-modal", item.language)
+    extra = ctx.memo.get(key)
+    if extra is None:
+        extra = ctx.memo[key] = tuple(ctx.config.extra_words(item.language, "not-modal"))
+    return modal_verbs(text, item.language, extra)
+
+
+def _shall(item: Item) -> str:
+    return "应" if item.language == "zh" else "shall"
+
+
+def _replace_fix(item: Item, verb: ModalVerb, *, safe: bool) -> list[Fix]:
+    if not verb.replacement:
+        return []
+    span = source_span(item.statement, verb.start, verb.end)
+    return [Fix(f"Replace '{verb.word}' with '{verb.replacement}'", (Edit(item.path, span, verb.replacement),), safe)]
+
+
+@item_check("modal/non-standard-verb")
+def non_standard_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    text = statement_of(ctx, item)
+    if text is None:
+        return
+    for verb in _verbs(ctx, item, text):
+        if verb.role == "obligation":
+            yield ctx.finding(
+                "modal/non-standard-verb", item.path, source_span(item.statement, verb.start, verb.end),
+                f"'{verb.word}' expresses the obligation of {item.id} in a non-standard way: "
+                f"write '{verb.replacement}', the binding modal verb of requirements",
+                fixes=_replace_fix(item, verb, safe=True))
+
+
+@item_check("modal/non-binding-verb")
+def non_binding_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    text = statement_of(ctx, item)
+    if text is None:
+        return
+    verbs = _verbs(ctx, item, text)
+    has_binding = any(v.role == "binding" for v in verbs)
+    for verb in verbs:
+        if verb.role != "non-binding":
+            continue
+        if verb.word.lower() == "will" and has_binding:
+            continue  # next to "shall", "will" describes (a fact, a consequence) rather than obliges
+        yield ctx.finding(
+            "modal/non-binding-verb", item.path, source_span(item.statement, verb.start, verb.end),
+            f"'{verb.word}' does not bind, so {item.id} states no obligation here: write '{verb.replacement}' if "
+            f"it is required, otherwise move the recommendation or description out of the requirement",
+            fixes=_replace_fix(item, verb, safe=False))
+
+
+@item_check("modal/multiple")
+def multiple(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    text = statement_of(ctx, item)
+    if text is None:
+        return
+    verbs = _verbs(ctx, item, text)
+    binding = [v for v in verbs if v.role == "binding"]
+    if len(binding) < 2:
+        return
+    first, rest = binding[0], binding[1:]
+    span = source_span(item.statement, rest[0].start, rest[0].end)
+    fixes = []
+    split = split_edit(text, item.language, verbs)
+    if split is not None:
+        start, end, new_text = split
+        fixes.append(Fix("Split into two sentences", (Edit(item.path, source_span(item.statement, start, end), new_text),),
+                         safe=False))
+    word = _shall(item)
+    yield ctx.finding(
+        "modal/multiple", item.path, span,
+        f"{item.id} states {len(binding)} obligations ('{word}' {len(binding)} times): split it into "
+        f"{len(binding)} requirements, one '{word}' each, so each can be traced and verified on its own",
+        fixes=fixes,
+        related=[Related(item.path, source_span(item.statement, first.start, first.end), f"first '{first.word}'")])
+
+
+@item_check("modal/missing")
+def missing(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    text = statement_of(ctx, item)
+    if text is None:
+        return
+    verbs = _verbs(ctx, item, text)
+    if any(v.modal for v in verbs):
+        return
+    word = _shall(item)
+    permits = [v.word for v in verbs if v.role == "permission"]
+    hint = f" ('{permits[0]}' only permits)" if permits else ""
+    yield ctx.finding(
+        "modal/missing", item.path, item.statement.span,
+        f"{item.id} has no binding modal verb{hint}: state the requirement as '<system> {word} <response>'")
+
+
+@item_check("modal/empty")
+def empty(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    if ctx.workspace.category(item) not in EMPTY_CATEGORIES:
+        return
+    if item.statement and item.statement.text.strip():
+        return
+    yield ctx.finding(
+        "modal/empty", item.path, item.id_span,
+        f"{item.id} has a title but no statement: write the requirement under its heading as one sentence "
+        f"with '{_shall(item)}'")

@@ -1,1 +1,229 @@
-"""wording rules (being written)."""
+"""Wording rules: words that make a requirement ambiguous, unverifiable or incomplete.
+
+They follow the INCOSE Guide to Writing Requirements (R7 vague terms, R8 escape clauses, R9 open-ended
+clauses, R19 combinators, R24 pronouns, R26 absolutes, R32 universal quantifiers) and the requirement
+smells of the research literature (subjective language, superlatives, comparatives, negative statements,
+vague pronouns). Only statements of requirements, safety requirements and safety goals are read; the word
+lists are data (rules/en/wording.yaml, rules/zh/wording.yaml) that users extend per project. Each rule
+reports the words themselves, so a finding's span is exactly what has to be rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from ..model.document import Item
+from ..model.ranges import Span
+from .engine import CheckContext
+from .findings import Edit, Finding, Fix
+from .modal_verbs import modal_verbs
+from .registry import item_check
+from .statements import sentences, source_span, statement_of
+from .units import missing_units, quantity_context
+from .word_lists import Lexicon, lexicon
+
+Keep = Callable[[str, int, int, str], bool]
+
+
+def _entries(ctx: CheckContext, item: Item) -> tuple[str, dict[str, list[tuple[int, int]]]] | None:
+    """The statement and the entries of every word list in it, looked up once per item and check run."""
+    seen = ctx.memo.get("wording/entries")
+    if seen is None:
+        seen = ctx.memo["wording/entries"] = {}
+    hit = seen.get(id(item))
+    if hit is not None and hit[0] is item:
+        return hit[1]
+    text = statement_of(ctx, item)
+    value = None if text is None else (text, lexicon(ctx, item.language).entries(text))
+    seen[id(item)] = (item, value)
+    return value
+
+
+def _listed(ctx: CheckContext, item: Item, rule: str, list_name: str, message: str,
+            keep: Keep | None = None) -> Iterable[Finding]:
+    """A finding for each entry of ``list_name`` in the statement; ``message`` has a ``{word}`` field.
+
+    Returns a list rather than a generator: most statements have no entry, and this path runs for every
+    item and rule on every keystroke.
+    """
+    found = _entries(ctx, item)
+    if found is None or list_name not in found[1]:
+        return ()
+    text, entries = found
+    return [ctx.finding(rule, item.path, source_span(item.statement, start, end), message.format(word=text[start:end]))
+            for start, end in entries[list_name] if keep is None or keep(text, start, end, item.language)]
+
+
+@item_check("wording/vague-term")
+def vague_term(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/vague-term", "vague-terms",
+                   "'{word}' is vague: replace it with a measurable criterion (a value with a unit, a tolerance "
+                   "or a named condition)")
+
+
+@item_check("wording/escape-clause")
+def escape_clause(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/escape-clause", "escape-clauses",
+                   "'{word}' lets the requirement off: state the condition under which it applies, or delete "
+                   "the clause")
+
+
+@item_check("wording/open-ended")
+def open_ended(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/open-ended", "open-ended",
+                   "'{word}' leaves the requirement open-ended: name every case it covers")
+
+
+@item_check("wording/and-or")
+def and_or(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/and-or", "and-or",
+                   "'{word}' leaves open whether both or either is required: write 'and', 'or', or "
+                   "'A or B or both'")
+
+
+@item_check("wording/placeholder")
+def placeholder(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/placeholder", "placeholders",
+                   "'{word}' is a placeholder: the requirement is incomplete until it is replaced by the "
+                   "actual value or text")
+
+
+@item_check("wording/subjective")
+def subjective(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/subjective", "subjective",
+                   "'{word}' depends on who judges it: state an objective criterion a test can check")
+
+
+@item_check("wording/superlative")
+def superlative(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/superlative", "superlatives",
+                   "'{word}' sets a target no test can confirm: state the required value")
+
+
+_THAN_VALUE = re.compile(r"\s+than\s+(?:or\s+equal\s+to\s+)?(?:[-+±]?\d|ASIL\b|QM\b|[A-Z][A-Z0-9]*[-_.]\d)",
+                         re.IGNORECASE)
+_ZH_VALUE_BEFORE = re.compile(r"比[^，,。；]*\d[^，,。；]*$")
+_ZH_VALUE_AFTER = re.compile(r"\s*于?\s*\d")
+
+
+def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> bool:
+    """False for a comparison with a value ("more than 1.5 Nm", 比 3 Nm 更大) or a choice ("the higher of")."""
+    if language == "zh":
+        return not (_ZH_VALUE_BEFORE.search(text, 0, start) or _ZH_VALUE_AFTER.match(text, end))
+    if _THAN_VALUE.match(text, end):
+        return False
+    return not re.search(r"\bthe\s+$", text[max(0, start - 8):start], re.IGNORECASE)
+
+
+@item_check("wording/comparative")
+def comparative(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/comparative", "comparatives",
+                   "'{word}' compares without a reference: state the value or what it is compared with "
+                   "(e.g. 'more than 1.5 Nm')", _unreferenced_comparison)
+
+
+@item_check("wording/negative")
+def negative(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/negative", "negatives",
+                   "'{word}' is a double negative, which readers easily misread: state the requirement "
+                   "positively")
+
+
+_PERIOD = re.compile(r"\s*\d")
+
+
+def _not_a_period(text: str, start: int, end: int, language: str) -> bool:
+    """False for "every 10 ms": a period, not a quantifier over a set."""
+    return not _PERIOD.match(text, end)
+
+
+@item_check("wording/universal-quantifier")
+def universal_quantifier(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    return _listed(ctx, item, "wording/universal-quantifier", "universal-quantifiers",
+                   "'{word}' quantifies over a set that is not named: write 'each' and name the set",
+                   _not_a_period)
+
+
+@item_check("wording/absolute")
+def absolute(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    rule = "wording/absolute"
+    found = _entries(ctx, item)
+    if found is None:
+        return
+    text, entries = found
+    lex = lexicon(ctx, item.language)
+    for start, end in entries.get("absolutes", ()):
+        word = text[start:end]
+        if word[0].isdigit() and quantity_context(lex, text, start) is not None:
+            continue  # "differ by more than 100 %" is a threshold, not a claim of perfection
+        yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
+                          f"'{word}' is an absolute no system can guarantee and no test can show: state the "
+                          f"conditions and limits within which the requirement holds",
+                          fixes=_absolute_fixes(item, text, start, end))
+
+
+_AFTER_SHALL = re.compile(r"\bshall\s+$", re.IGNORECASE)
+
+
+def _absolute_fixes(item: Item, text: str, start: int, end: int) -> list[Fix]:
+    """'shall never' -> 'shall not' (same obligation); 'shall always' -> 'shall' (needs review)."""
+    word = text[start:end].lower()
+    if item.language == "zh" or not _AFTER_SHALL.search(text, 0, start):
+        return []
+    if word == "never":
+        not_ = "NOT" if text[start:end].isupper() else "not"
+        return [Fix("Write 'shall not'", (Edit(item.path, source_span(item.statement, start, end), not_),))]
+    if word == "always":
+        span = _deletion_span(item, text, start, end)
+        if span is not None:
+            return [Fix("Delete 'always'", (Edit(item.path, span, ""),), safe=False)]
+    return []
+
+
+def _deletion_span(item: Item, text: str, start: int, end: int) -> Span | None:
+    """The span of a word with the space before it, when both are on one source line."""
+    if start > 0 and text[start - 1] == " ":
+        span = source_span(item.statement, start - 1, end)
+        if span.start_line == span.end_line and span.end_col - span.start_col == end - start + 1:
+            return span
+    return None
+
+
+@item_check("wording/pronoun")
+def pronoun(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    rule = "wording/pronoun"
+    analysed = _entries(ctx, item)
+    if analysed is None or "pronouns" not in analysed[1]:
+        return
+    text, entries = analysed
+    found = entries["pronouns"]
+    starts = {s for s, _ in sentences(text)}
+    verbs = {v.start for v in modal_verbs(text, item.language) if v.modal}
+    for start, end in found:
+        word = text[start:end]
+        opens = start in starts
+        subject = word.lower() not in ("that", "such") and _next_non_space(text, end) in verbs
+        if opens or subject:
+            yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
+                              f"'{word}' may refer to something outside the statement: name the system, signal or "
+                              f"item it stands for")
+
+
+def _next_non_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+@item_check("wording/missing-unit")
+def missing_unit(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    text = statement_of(ctx, item)
+    if text is None:
+        return
+    lex: Lexicon = lexicon(ctx, item.language)
+    for start, end, context in missing_units(lex, text):
+        number = text[start:end]
+        after = f" after '{context}'" if context else ""
+        yield ctx.finding("wording/missing-unit", item.path, source_span(item.statement, start, end),
+                          f"The number {number}{after} has no unit: write it with its unit (e.g. '{number} ms')")

@@ -47,8 +47,13 @@ class Text:
         pos = 0
         for seg in self.segments:
             seg_end = pos + len(seg.text)
-            if offset < seg_end or (end and offset == seg_end):
+            if offset < seg_end or (offset == seg_end and (end or seg is self.segments[-1])):
                 return seg.line, seg.col + (offset - pos)
+            if offset == seg_end:
+                # The space that joins two lines exists only in ``text``: a span starting on it starts at
+                # the beginning of the next line.
+                nxt = self.segments[self.segments.index(seg) + 1]
+                return nxt.line, nxt.col
             pos = seg_end + 1
         last = self.segments[-1]
         return last.line, last.col + len(last.text)

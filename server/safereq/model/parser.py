@@ -22,6 +22,7 @@ from .vocabulary import Vocabulary
 
 _LINK_SPLIT_RE = re.compile(r"[^,，、;；\s]+(?:[ \t]+[^,，、;；\s]+)*")
 _MAY_CITE_RE = re.compile(r"ISO|IEC|SAE|UN|MIL")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HEADING_CLOSE_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _LOOKS_LIKE_ITEM_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+)[ \t]*[:：]")
@@ -270,10 +271,14 @@ def _front_matter(lines: list[str], problems: list[Problem]) -> dict[str, Any]:
 
 
 def _language(text: str, default: str) -> str:
+    """``zh`` when at least a quarter of the statement's characters are Chinese; ``en`` when it has none but
+    has Latin words (an English sentence in a Chinese document); else the document's default."""
     if not text:
         return default
     cjk = len(_CJK_RE.findall(text))
-    return "zh" if cjk and cjk * 4 >= len(text.replace(" ", "")) * 1 else default
+    if cjk == 0:
+        return "en" if _LATIN_WORD_RE.search(text) else default
+    return "zh" if cjk * 4 >= len(text.replace(" ", "")) else default
 
 
 def _build_item(

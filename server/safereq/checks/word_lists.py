@@ -1,0 +1,187 @@
+"""Word lists of the wording rules, compiled once per language and set of extra words.
+
+The lists are data (rules/en/wording.yaml, rules/zh/wording.yaml), extended per project through
+``[tool.safereq.words.<lang>] <list-name> = [...]``. Checks run on every keystroke, so the lists are compiled
+once per (language, extra words) and shared by every statement, and an entry is only tried where a statement
+has its first word (English) or first character (Chinese).
+
+English entries match whole words, case-insensitively, with any white space between the words of a phrase.
+Chinese entries match anywhere, except where a longer word of the ``not-in`` list covers them (等 "etc." is
+not the 等 of 等级 "level"); the same rule keeps "least" of "at least" from counting as a superlative.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..data import load_rules_yaml
+from .engine import CheckContext
+from .statements import first_key, word_positions
+
+# Lists a user may extend, by the names the rule documentation gives.
+LIST_NAMES = (
+    "vague-terms", "escape-clauses", "open-ended", "and-or", "placeholders", "superlatives", "comparatives",
+    "subjective", "negatives", "pronouns", "absolutes", "universal-quantifiers", "not-in", "quantity-contexts",
+)
+# Data lists read by rules that interpret them themselves (wording/missing-unit); also extensible.
+_OTHER_LISTS = ("not-units", "units", "window-markers")
+# Lists a Chinese statement also takes from the English data (Latin placeholders appear in Chinese text).
+_SHARED_WITH_ZH = ("placeholders", "placeholder-patterns")
+
+
+def _is_latin(term: str) -> bool:
+    return all(ord(c) < 0x2E80 for c in term)
+
+
+def term_regex(term: str) -> str:
+    """The regular expression of one entry: whole words for Latin text, any spacing around "/" and "%"."""
+    term = term.strip()
+    if _is_latin(term):
+        body = r"\s+".join(re.escape(part) for part in term.split())
+        body = body.replace(r"\s+%", r"\s*%").replace("/", r"\s*[/／]\s*")
+        body = re.sub(r"(\d)%", r"\1\\s*%", body)
+        # ASCII boundaries: in Chinese text a Latin word (TBD) is often written right next to characters.
+        head = r"(?<![A-Za-z0-9_-])" if term[0].isalnum() or term[0] == "_" else ""
+        tail = r"(?![A-Za-z0-9_-])" if term[-1].isalnum() or term[-1] == "_" else ""
+        return head + body + tail
+    body = r"\s*".join(re.escape(ch) for ch in term if not ch.isspace())
+    return body.replace("/", r"[/／]").replace("%", r"\s*[%％]")
+
+
+_SINGLE_WORD = re.compile(r"[a-z0-9_]+")
+_CJK_LITERAL = re.compile(r"[\u2e80-\U0002ffff]+")
+
+
+class _Group:
+    """The entries of one list that start with one key, compiled on first use (most keys never occur)."""
+
+    __slots__ = ("name", "source", "_regex")
+
+    def __init__(self, name: str, terms: list[str]) -> None:
+        self.name = name
+        self.source = "|".join(term_regex(t) for t in sorted(terms, key=len, reverse=True))
+        self._regex: re.Pattern[str] | None = None
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        if self._regex is None:
+            self._regex = re.compile(self.source, re.IGNORECASE)
+        return self._regex
+
+
+class Lexicon:
+    """The word lists of one language with a user's extra words; ``find(name, text)`` is what rules call.
+
+    All lists share one index from key (first word or character) to the entries starting with it, so a
+    statement is scanned once for every list: each of its words is looked up, and only the entries that
+    start with that word are tried there.
+    """
+
+    def __init__(self, language: str, extras: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+        data = dict(load_rules_yaml(f"{language}/wording.yaml"))
+        if language == "zh":
+            english = load_rules_yaml("en/wording.yaml")
+            for name in _SHARED_WITH_ZH:
+                data[name] = [*data.get(name, []), *english.get(name, [])]
+        for name, words in extras:
+            data[name] = [*data.get(name, []), *words]
+        self.language = language
+        self.data = data
+        # Three kinds of entries, from cheapest to dearest to look for: single Latin words (the key itself),
+        # Chinese words without spacing or symbols (compared in place), everything else (an expression).
+        self.single: dict[str, list[str]] = {}
+        self.literals: dict[str, list[tuple[str, str]]] = {}
+        self.index: dict[str, list[_Group]] = {}
+        for name in LIST_NAMES:
+            by_key: dict[str, list[str]] = {}
+            for term in {str(t).strip() for t in data.get(name, []) if t and str(t).strip()}:
+                key = first_key(term)
+                if term.lower() == key and _SINGLE_WORD.fullmatch(key):
+                    self.single.setdefault(key, []).append(name)
+                elif _CJK_LITERAL.fullmatch(term):
+                    self.literals.setdefault(key, []).append((name, term))
+                else:
+                    by_key.setdefault(key, []).append(term)
+            for key, terms in by_key.items():
+                self.index.setdefault(key, []).append(_Group(name, terms))
+        for entries in self.literals.values():
+            entries.sort(key=lambda e: len(e[1]), reverse=True)
+        # One lookup per word of a statement: key -> (single-word lists, literal entries, expression groups).
+        self.by_key = {k: (self.single.get(k, ()), self.literals.get(k, ()), self.index.get(k, ()))
+                       for k in {*self.single, *self.literals, *self.index}}
+        sources = [str(p) for p in data.get("placeholder-patterns", [])]
+        self.patterns = {"placeholders": re.compile("|".join(f"(?:{p})" for p in sources), re.IGNORECASE)} if sources else {}
+
+    def find(self, name: str, text: str) -> list[tuple[int, int]]:
+        """Entries of list ``name`` in ``text``, leftmost-longest, except those inside a ``not-in`` phrase."""
+        return _scan(self, text).get(name, [])
+
+    def entries(self, text: str) -> dict[str, list[tuple[int, int]]]:
+        """``find`` for every list at once: list name -> entries (lists without entries are absent)."""
+        return _scan(self, text)
+
+    def words(self, name: str) -> list[str]:
+        """A raw list from the data (for rules that interpret it themselves, e.g. units)."""
+        return [str(w) for w in self.data.get(name, [])]
+
+
+@lru_cache(maxsize=8192)
+def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
+    """Every list's entries in ``text`` in one pass over its words, cached per statement text."""
+    hits: dict[str, list[tuple[int, int]]] = {}
+    by_key = lex.by_key
+    for key, positions in word_positions(text).items():
+        entry = by_key.get(key)
+        if entry is None:
+            continue
+        names, literals, groups = entry
+        if names:
+            size = len(key)
+            for pos in positions:
+                if text[pos - 1:pos] != "-" and text[pos + size:pos + size + 1] != "-":
+                    for name in names:
+                        hits.setdefault(name, []).append((pos, pos + size))
+        for name, term in literals:
+            for pos in positions:
+                if text.startswith(term, pos):
+                    hits.setdefault(name, []).append((pos, pos + len(term)))
+        for group in groups:
+            regex = group.regex
+            for pos in positions:
+                m = regex.match(text, pos)
+                if m is not None and m.end() > pos:
+                    hits.setdefault(group.name, []).append(m.span())
+    for name, regex in lex.patterns.items():
+        for m in regex.finditer(text):
+            hits.setdefault(name, []).append(m.span())
+    covers = hits.pop("not-in", [])
+    out: dict[str, list[tuple[int, int]]] = {}
+    for name, spans in hits.items():
+        spans.sort(key=lambda h: (h[0], -h[1]))
+        kept: list[tuple[int, int]] = []
+        for start, end in spans:
+            if kept and start < kept[-1][1]:
+                continue  # leftmost, then longest: overlapping entries count once
+            if any(cs < end and start < ce and not (start <= cs and ce <= end) for cs, ce in covers):
+                continue  # inside a not-in phrase ("least" of "at least")
+            kept.append((start, end))
+        out[name] = kept
+    return out
+
+
+@lru_cache(maxsize=32)
+def _lexicon(language: str, extras: tuple[tuple[str, tuple[str, ...]], ...]) -> Lexicon:
+    return Lexicon(language, extras)
+
+
+def lexicon(ctx: CheckContext, language: str) -> Lexicon:
+    """The lexicon for ``language`` under the context's configuration, looked up once per check run."""
+    language = "zh" if language == "zh" else "en"
+    key = ("wording", "lexicon", language)
+    lex = ctx.memo.get(key)
+    if lex is None:
+        extras = tuple((name, tuple(words)) for name in (*LIST_NAMES, *_OTHER_LISTS)
+                       if (words := ctx.config.extra_words(language, name)))
+        lex = ctx.memo[key] = _lexicon(language, extras)
+    return lex
