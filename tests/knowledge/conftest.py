@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from knowledge_helpers import FIXTURES, make_pdf
+from .knowledge_helpers import FIXTURES, make_pdf
 
 
 @pytest.fixture(scope="session")

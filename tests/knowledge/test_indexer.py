@@ -8,7 +8,7 @@ from safereq.knowledge.config import KnowledgeConfig
 from safereq.knowledge.indexer import Indexer, index_paths, path_jobs
 from safereq.knowledge.store import Store
 
-from knowledge_helpers import FIXTURES, HashEmbedder
+from .knowledge_helpers import FIXTURES, HashEmbedder
 
 
 @pytest.fixture()

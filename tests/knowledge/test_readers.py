@@ -6,7 +6,7 @@ from safereq.knowledge.ingest import IngestError, chunk_source
 from safereq.knowledge.ingest import readers
 from safereq.knowledge.ingest.readers import read_source
 
-from knowledge_helpers import make_pdf
+from .knowledge_helpers import make_pdf
 
 
 def test_pdf_text_layer_by_page(tmp_path):

@@ -78,9 +78,14 @@ class Config:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    """The first line that defines ``key`` (quoted or bare), to point errors at it."""
-    pattern = re.compile(r'^\s*(?:"' + re.escape(key) + r'"|' + re.escape(key) + r")\s*=", re.MULTILINE)
-    m = pattern.search(text)
+    """The first line that defines ``key`` (quoted or bare), to point errors at it.
+
+    In a pyproject.toml the search starts at the first ``[tool.safereq`` table, so that a key of the same
+    name in another tool's table (``exclude`` of a linter, say) is not blamed.
+    """
+    k = re.escape(key)
+    pattern = re.compile(r"^[ \t]*(?:\"" + k + r"\"|'" + k + r"'|" + k + r")[ \t]*=", re.MULTILINE)
+    m = pattern.search(text, max(text.find("[tool.safereq"), 0))
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
@@ -148,7 +153,7 @@ def _validate(data: dict[str, Any], path: Path | None, text: str) -> Config:
 
 
 def _section_line(text: str, key: str) -> int | None:
-    m = re.search(r"^\s*\[(?:tool\.safereq\.)?" + re.escape(key) + r"[\].]", text, re.MULTILINE)
+    m = re.search(r"^[ \t]*\[(?:tool\.safereq\.)?" + re.escape(key) + r"[\].]", text, re.MULTILINE)
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
@@ -162,7 +167,8 @@ def load_config_file(path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise ConfigError(path, int(m.group(1)) if m else None, f"invalid TOML: {exc}") from None
+        line = int(m.group(1)) if m else (len(text.rstrip("\n").split("\n")) if "end of document" in str(exc) else None)
+        raise ConfigError(path, line, f"invalid TOML: {exc}") from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("safereq")
         if data is None:

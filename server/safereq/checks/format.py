@@ -19,9 +19,10 @@ def front_matter(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
 
 @document_check("format/malformed-id")
 def malformed_id(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
-    lines = doc.text.split("\n")
+    lines: list[str] | None = None  # split only when needed: this runs on every edit of a large document
     for p in doc.problems:
         if p.code == "format/malformed-id":
+            lines = lines or doc.text.split("\n")
             bad = lines[p.span.start_line][p.span.start_col:p.span.end_col]
             fix = Fix(f"Write the ID as {bad.upper()}", (Edit(doc.path, p.span, bad.upper()),))
             yield ctx.finding(p.code, doc.path, p.span, p.message, fixes=[fix])

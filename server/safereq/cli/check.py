@@ -1,0 +1,287 @@
+"""``safereq check``: check requirement documents and report findings as text, JSON or SARIF.
+
+Every file given (or found under a folder given) is loaded into one workspace, so links between documents
+are checked. Exit status: 0 when no error-severity finding remains, 1 when one does, 2 for a usage or
+configuration problem (or an internal error). See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the CLI imports the core lazily, so that `safereq --help` stays instant
+    from ..checks.config import Config, ConfigError
+    from ..checks.engine import Checker
+    from ..checks.findings import Finding, Severity
+    from ..checks.registry import RuleInfo
+    from ..workspace import Workspace
+    from ..workspace.loader import LoadResult
+
+MAX_FIX_ROUNDS = 10
+
+
+def _size(text: str) -> int:
+    from ..workspace.loader import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _rule_setting(text: str) -> tuple[str, str]:
+    rule, sep, severity = text.partition("=")
+    if not sep or not rule.strip() or not severity.strip():
+        raise argparse.ArgumentTypeError(f"expected ID=SEVERITY (e.g. wording/vague-term=error), got {text!r}")
+    return rule.strip(), severity.strip().lower()
+
+
+def _id_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check", help="check requirement documents",
+        description="Check Markdown requirement documents and report findings. Folders are searched for *.md "
+                    "and *.markdown files (hidden folders, node_modules and virtual environments are skipped). "
+                    "Exit status: 0 no errors, 1 errors found, 2 usage or configuration error.",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check (default: .)")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what remains")
+    p.add_argument("--config", metavar="FILE", help="use this safereq.toml or pyproject.toml instead of searching")
+    p.add_argument("--select", metavar="IDS", type=_id_list, action="append", default=[],
+                   help="report only these rules or families (comma-separated; enables rules that are off by default)")
+    p.add_argument("--ignore", metavar="IDS", type=_id_list, action="append", default=[],
+                   help="do not report these rules or families (comma-separated)")
+    p.add_argument("--rule", metavar="ID=SEVERITY", type=_rule_setting, action="append", default=[],
+                   help="set a rule's or family's severity: error, warning, info, hint, on or off (repeatable)")
+    p.add_argument("--max-file-size", metavar="SIZE", type=_size, default=None,
+                   help="skip documents larger than SIZE, e.g. 20MB (default: 10MB)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
+    p.set_defaults(handler=run)
+
+
+class UsageError(Exception):
+    """A problem with the command line: reported on one line, exit status 2."""
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..checks.config import ConfigError
+
+    try:
+        return _run(args)
+    except UsageError as exc:
+        print(f"safereq: {exc}", file=sys.stderr)
+        return 2
+    except ConfigError as exc:
+        print(_config_error(exc), file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug in safereq, not the user's input: one line, unless debugging
+        if os.environ.get("SAFEREQ_DEBUG"):
+            raise
+        print(f"safereq: internal error: {type(exc).__name__}: {exc} (please report it; set SAFEREQ_DEBUG=1 "
+              "to see the traceback)", file=sys.stderr)
+        return 2
+
+
+def _config_error(exc: ConfigError) -> str:
+    """``path:line: message`` with the path as the user would type it, so editors can jump to it."""
+    from ..workspace.loader import display_path
+
+    if exc.path is None:
+        return f"safereq: {exc.message}"
+    where = display_path(Path(exc.path)) + (f":{exc.line}" if exc.line else "")
+    return f"{where}: {exc.message}"
+
+
+def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
+    from ..checks.config import load_config, load_config_file
+
+    if args.config:
+        config_path = Path(args.config)
+        if not config_path.is_file():
+            raise UsageError(f"{args.config}: configuration file not found")
+        return load_config_file(config_path)
+    absolute = [os.path.abspath(p) for p in paths]
+    return load_config(Path(os.path.commonpath(absolute)))
+
+
+def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, dict[str, Severity | None]]:
+    """The configuration with --select, --ignore and --rule on top, plus the io rules' severities."""
+    from ..checks.findings import Severity
+    from ..checks.io import io_rule_infos
+    from ..checks.registry import rule_infos
+
+    known = rule_infos()
+    io_infos = io_rule_infos()
+    io_sev: dict[str, Severity | None] = {rid: info.severity for rid, info in io_infos.items()}
+    rules: dict[str, str] = {}
+
+    def expand(rule_id: str) -> list[str]:
+        """The rule ids a rule or family names; an unknown name is a usage error, with a suggestion."""
+        found = [r for r in (*known, *io_infos) if r == rule_id or r.startswith(rule_id + "/")]
+        if not found:
+            from rapidfuzz import process
+
+            guess = process.extractOne(rule_id, [*known, *io_infos])
+            hint = f"; did you mean '{guess[0]}'?" if guess and guess[1] > 70 else ""
+            raise UsageError(f"unknown rule '{rule_id}'{hint}")
+        return found
+
+    selected = [r for group in args.select for r in group]
+    if selected:
+        chosen = {rid for s in selected for rid in expand(s)}
+        for rid in known:
+            current = config.rules.get(rid)
+            rules[rid] = (current if current not in (None, "off") else "on") if rid in chosen else "off"
+    for rid in (r for group in args.ignore for r in group):
+        for r in expand(rid):
+            rules[r] = "off"
+    for rid, severity in args.rule:
+        for r in expand(rid):
+            rules[r] = severity
+    for rid in [r for r in rules if r in io_infos]:
+        setting = rules.pop(rid)
+        try:
+            io_sev[rid] = None if setting == "off" else io_infos[rid].severity if setting == "on" else Severity.parse(setting)
+        except ValueError as exc:
+            raise UsageError(f"rule '{rid}': {exc}") from None
+    return config.merged({"rules": rules}) if rules else config, io_sev
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..checks.engine import Checker
+    from ..checks.findings import Severity
+    from ..checks.io import all_rule_infos, io_findings
+    from ..model.vocabulary import load_vocabulary
+    from ..workspace import Workspace
+    from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
+
+    paths = args.paths or ["."]
+    config = _load_config(args, paths)
+    config, io_severities = _apply_overrides(args, config)
+    cwd = Path.cwd()
+    excluder = Excluder(config.exclude, config.source.parent if config.source else cwd)
+    loaded = load(paths, excluder=excluder, max_bytes=args.max_file_size or DEFAULT_MAX_BYTES, cwd=cwd)
+
+    with _gc_paused():
+        workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
+        for source in loaded.sources:
+            workspace.update(source.path, source.text)
+        checker = Checker(config)
+        findings = checker.check(workspace)
+        fixed: int | None = None
+        if args.fix:
+            findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
+    findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
+
+    severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
+    report = _render(args.format, findings, all_rule_infos(), severities, cwd)
+    _emit(report, args.output)
+    if not args.quiet:
+        _print_summary(args, findings, len(loaded.sources), fixed, paths)
+    return 1 if any(f.severity == Severity.ERROR for f in findings) else 0
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while the workspace is built and checked.
+
+    Parsing creates hundreds of thousands of long-lived objects and almost no reference cycles, so the
+    collector's full passes walk an ever larger heap and free nothing: with 20,000 requirements they cost
+    about a quarter of a cold check (benchmarks/run.py). The process is short-lived; reference counting
+    still frees everything else.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],
+            severities: Mapping[str, Severity | None], cwd: Path) -> str:
+    if fmt == "json":
+        from ..report import json as report_json
+
+        return report_json.render(findings)
+    if fmt == "sarif":
+        from ..report import sarif
+
+        return sarif.render(findings, rules, severities, cwd)
+    from ..report import text
+
+    return text.render(findings)
+
+
+def _emit(report: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(report)
+        sys.stdout.flush()
+        return
+    try:
+        Path(output).write_text(report, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files: int, fixed: int | None,
+                   paths: list[str]) -> None:
+    from ..report.text import summary
+
+    if files == 0 and not findings:
+        print(f"safereq: no Markdown files found in {' '.join(paths)}", file=sys.stderr)
+        return
+    if args.format == "text" or args.output:
+        fixable = sum(1 for f in findings if f.fix is not None and f.fix.safe)
+        print(summary(findings, files, fixed=fixed, fixable=fixable), file=sys.stderr)
+
+
+def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: list[Finding], *,
+         quiet: bool) -> tuple[list[Finding], int]:
+    """Apply safe fixes until none is left (or a round changes nothing); return remaining findings and count.
+
+    A file is written only if its bytes are still those that were read; otherwise it is left alone and
+    named on standard error. Fixes are re-planned after each round because applying one can make another
+    (which overlapped it) applicable, or unnecessary.
+    """
+    from ..checks.apply import apply_edits, plan_fixes
+    from ..workspace.loader import ChangedOnDisk, write_source
+
+    sources = dict(loaded.by_path)
+    fixed = 0
+    for _ in range(MAX_FIX_ROUNDS):
+        plan = plan_fixes(findings, paths=sources)
+        written: set[str] = set()
+        for path, edits in plan.edits.items():
+            old = workspace.documents[path].text
+            new = apply_edits(old, edits)
+            if new == old:
+                continue
+            try:
+                sources[path] = write_source(sources[path], new)
+            except (ChangedOnDisk, OSError) as exc:
+                if not quiet:
+                    reason = "changed on disk since it was read" if isinstance(exc, ChangedOnDisk) else (exc.strerror or str(exc))
+                    print(f"safereq: {path}: not fixed: {reason}", file=sys.stderr)
+                del sources[path]
+                continue
+            workspace.update(path, new)
+            written.add(path)
+        if not written:
+            break
+        fixed += sum(1 for fix in plan.fixes if all(e.path in written for e in fix.edits))
+        findings = checker.check(workspace)
+    return findings, fixed

@@ -1,0 +1,96 @@
+"""``--fix``: safe fixes rewritten in place atomically, re-checked, idempotent, never over someone's edit."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+import safereq.workspace.loader as loader
+
+
+def test_fix_round_trip_rewrites_the_file_and_reports_what_remains(project, safereq):
+    fsr = project / "docs" / "fsr.md"
+    before = fsr.read_text()
+    r = safereq("check", "--select", "format", "--fix")
+    assert r.status == 0
+    assert r.out == ""  # nothing remains
+    assert r.err.strip() == "0 errors, 0 warnings in 2 files; 1 fix applied"
+    after = fsr.read_text()
+    assert after == before.replace("## fsr-str-2:", "## FSR-STR-2:")
+    assert not [p for p in fsr.parent.iterdir() if p.name.startswith(".")]  # no temporary file left behind
+
+
+def test_fix_is_idempotent(project, safereq):
+    safereq("check", "--select", "format", "--fix")
+    fsr = project / "docs" / "fsr.md"
+    once, mtime = fsr.read_bytes(), fsr.stat().st_mtime_ns
+    r = safereq("check", "--select", "format", "--fix")
+    assert r.err.strip() == "0 errors, 0 warnings in 2 files; 0 fixes applied"
+    assert fsr.read_bytes() == once and fsr.stat().st_mtime_ns == mtime  # not even rewritten
+
+
+def test_fix_keeps_crlf_bom_and_permissions(project, safereq):
+    fsr = project / "docs" / "fsr.md"
+    fsr.write_bytes(b"\xef\xbb\xbf" + fsr.read_bytes().replace(b"\n", b"\r\n"))
+    os.chmod(fsr, 0o640)
+    safereq("check", "--select", "format", "--fix")
+    data = fsr.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf---\r\n")
+    assert b"## FSR-STR-2: Detect" in data and b"\n" not in data.replace(b"\r\n", b"")
+    assert stat.S_IMODE(fsr.stat().st_mode) == 0o640
+
+
+def test_fix_writes_through_a_symbolic_link(project, safereq):
+    real = project / "real.md"
+    os.replace(project / "docs" / "fsr.md", real)
+    (project / "docs" / "fsr.md").symlink_to(real)
+    safereq("check", "--select", "format", "--fix")
+    assert (project / "docs" / "fsr.md").is_symlink()
+    assert "## FSR-STR-2:" in real.read_text()
+
+
+def test_only_safe_fixes_are_applied(project, safereq, monkeypatch):
+    from safereq.checks.engine import Checker
+    from safereq.checks.findings import Fix
+
+    original = Checker.check
+
+    def unsafe(self, ws, paths=None):  # the same findings, with their fixes marked as needing review
+        return [f.__class__(f.rule, f.severity, f.message, f.path, f.span,
+                            tuple(Fix(x.title, x.edits, safe=False) for x in f.fixes), f.related, f.tags)
+                for f in original(self, ws, paths)]
+
+    monkeypatch.setattr(Checker, "check", unsafe)
+    before = (project / "docs" / "fsr.md").read_text()
+    r = safereq("check", "--select", "format", "--fix")
+    assert (project / "docs" / "fsr.md").read_text() == before
+    assert "0 fixes applied" in r.err and "[format/malformed-id]" in r.out
+
+
+def test_a_file_changed_since_it_was_read_is_not_touched(project, safereq, monkeypatch):
+    fsr = project / "docs" / "fsr.md"
+    real_load = loader.load
+
+    def load_then_someone_edits(*args, **kwargs):
+        result = real_load(*args, **kwargs)
+        fsr.write_text(fsr.read_text() + "\nEdited in the editor meanwhile.\n")
+        return result
+
+    monkeypatch.setattr(loader, "load", load_then_someone_edits)
+    r = safereq("check", "--select", "format", "--fix")
+    assert "docs/fsr.md: not fixed: changed on disk since it was read" in r.err
+    text = fsr.read_text()
+    assert "## fsr-str-2:" in text and text.endswith("Edited in the editor meanwhile.\n")
+    assert "[format/malformed-id]" in r.out  # still reported
+
+
+def test_write_source_refuses_a_changed_file(tmp_path):
+    path = tmp_path / "a.md"
+    path.write_text("one\n")
+    source = loader.read_source(path)
+    path.write_text("two\n")
+    with pytest.raises(loader.ChangedOnDisk):
+        loader.write_source(source, "three\n")
+    assert path.read_text() == "two\n"
