@@ -16,9 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checks.registry import rule_infos
+    from ..checks.io import all_rule_infos
 
-    infos = rule_infos()
+    infos = all_rule_infos()
     if args.rule:
         info = infos.get(args.rule)
         if info is None:
