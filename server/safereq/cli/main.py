@@ -13,7 +13,7 @@ from importlib import import_module
 
 from .. import __version__
 
-COMMANDS = ["check", "rules"]
+COMMANDS = ["check", "rules", "index", "search", "serve", "derive", "links", "rebut", "ask"]
 
 
 def build_parser() -> argparse.ArgumentParser:

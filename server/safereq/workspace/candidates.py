@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..data import load_rules_yaml
 from ..model.document import Item
+from ..model.ids import is_item_id
 from .asil import decomposition_clause, decomposition_schemes
 from .facts import required_asil, sec_classes
 from .workspace import Workspace
@@ -52,24 +53,28 @@ def id_candidates(ws: Workspace, key: str, query: str, current: Item | None = No
     """
     wanted = _LINK_TARGETS.get(key)
     taken = {link.target for link in current.links(key)} if current is not None else set()
+    if current is not None:
+        taken.add(current.id)
     choices: dict[str, str] = {}
     details: dict[str, str] = {}
-    for item_id in ws.all_ids():
-        if item_id in taken or (current is not None and item_id == current.id):
+    for item in ws.items():
+        if item.id in taken or item.id in choices:
             continue
-        item = ws.item(item_id)
-        if item is not None:
-            if wanted is not None and ws.category(item) not in wanted:
-                continue
-            asil = item.attribute("asil")
-            details[item_id] = item.title + (f" · ASIL {asil.value}" if asil else "")
-            choices[item_id] = f"{item_id} {item.title}"
-        elif wanted is None or "hazard" in wanted:
-            rows = ws.hara_rows(item_id)
-            title = rows[0][1].cells["title"].text if rows and "title" in rows[0][1].cells else ""
-            asil = rows[0][1].cells.get("asil") if rows else None
-            details[item_id] = "hazardous event" + (f": {title}" if title else "") + (f" · ASIL {asil.text}" if asil else "")
-            choices[item_id] = f"{item_id} {title}"
+        if wanted is not None and ws.category(item) not in wanted:
+            continue
+        asil = item.attribute("asil")
+        details[item.id] = item.title + (f" · ASIL {asil.value}" if asil else "")
+        choices[item.id] = f"{item.id} {item.title}"
+    if wanted is None or "hazard" in wanted:
+        for doc in ws.documents.values():
+            for row in doc.hara_rows:
+                if row.id in taken or row.id in choices or not is_item_id(row.id):
+                    continue
+                title = row.cells["title"].text if "title" in row.cells else ""
+                asil_cell = row.cells.get("asil")
+                details[row.id] = ("hazardous event" + (f": {title}" if title else "")
+                                   + (f" · ASIL {asil_cell.text}" if asil_cell else ""))
+                choices[row.id] = f"{row.id} {title}"
     if query:
         from rapidfuzz import fuzz, process, utils
 
@@ -79,7 +84,7 @@ def id_candidates(ws: Workspace, key: str, query: str, current: Item | None = No
         ranked = sorted(hits, key=lambda h: (not h[2].startswith(upper), -h[1], h[2]))
         ordered = [h[2] for h in ranked]
     else:
-        ordered = list(choices)
+        ordered = sorted(choices)
     return [Candidate(i, "id", details[i], filter_text=choices[i]) for i in ordered[:limit]]
 
 

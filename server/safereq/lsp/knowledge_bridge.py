@@ -1,0 +1,86 @@
+"""The knowledge base, as clause hovers need it: opened in a background thread the first time a hover asks,
+never at start-up (LanceDB and pyarrow take seconds to import), and read with a time limit.
+
+Until the index is open, or when none was built, hovers fall back to the shipped clause catalogue; the first
+clause hover after start-up therefore shows the catalogue and starts opening the index, and later hovers show
+the indexed clause text. Only reading is done here (no embedding model is loaded: resolving a clause needs
+none); indexing belongs to the agent worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..knowledge.types import ClauseText
+    from ..model.clauses import ClauseRef
+
+log = logging.getLogger(__name__)
+
+READ_TIMEOUT = 0.5
+
+
+class KnowledgeReader:
+    """One index, opened lazily; states: closed → opening → open | failed (a new path starts over)."""
+
+    def __init__(self, on_open: Callable[[], None] | None = None) -> None:
+        """``on_open`` is called on the event loop once an index has been opened (to update the status)."""
+        self._on_open = on_open
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock = threading.Lock()
+        self._path: Path | None = None
+        self._state = "closed"
+        self._kb = None
+        self.error: str | None = None
+
+    @property
+    def state(self) -> str:
+        return self._state
+
+    def _open(self, path: Path) -> None:
+        os.environ.setdefault("LANCE_LOG", "error")  # Lance logs warnings on stderr otherwise
+        try:
+            from ..knowledge import open_knowledge_base
+
+            kb = open_knowledge_base(path, embedder=None)
+        except Exception as exc:  # no index, a damaged one, a missing optional dependency
+            log.warning("knowledge base at %s not opened: %s", path, exc)
+            with self._lock:
+                if self._path == path:
+                    self._state, self.error = "failed", str(exc)
+            return
+        with self._lock:
+            if self._path != path:
+                return
+            self._kb, self._state = kb, "open"
+        log.info("knowledge base opened: %s", path)
+        if self._on_open is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._on_open)
+
+    def _ensure(self, path: Path) -> str:
+        with self._lock:
+            if self._path != path:
+                self._path, self._state, self._kb, self.error = path, "closed", None, None
+            if self._state == "closed" and path.is_dir():
+                self._state = "opening"
+                self._loop = asyncio.get_running_loop()
+                threading.Thread(target=self._open, args=(path,), name="safereq-knowledge", daemon=True).start()
+            return self._state
+
+    async def clause(self, path: Path, ref: ClauseRef) -> ClauseText | None:
+        """The indexed text of the clause ``ref`` names, or None (index not open yet, absent, or too slow)."""
+        if self._ensure(path) != "open" or not ref.clause:
+            return None
+        kb = self._kb
+        try:
+            loop = asyncio.get_running_loop()
+            return await asyncio.wait_for(loop.run_in_executor(None, kb.resolve, ref), READ_TIMEOUT)
+        except Exception as exc:
+            log.warning("reading %s from the knowledge base failed: %s", ref, exc)
+            return None

@@ -1,0 +1,364 @@
+"""The language server's state: open buffers, the core workspace, the configuration and the latest findings.
+
+One object so that every feature sees the same picture. Open buffers override the disk; text typed in a
+buffer reaches the core lazily (:meth:`Session.sync`), so a burst of keystrokes parses once, and every request
+syncs first, so no answer is ever computed from stale text. Everything here runs on the server's event loop
+thread; file reading is the only thing done elsewhere (see loading.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..checks.config import Config, ConfigError, load_config
+from ..checks.engine import Checker
+from ..checks.findings import Finding, Severity
+from ..checks.io import io_findings, io_rule_infos
+from ..checks.registry import rule_infos
+from ..model.document import Document
+from ..model.vocabulary import load_vocabulary
+from ..workspace import Workspace
+from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, SourceFile, is_markdown, read_source
+from .documents import OpenDocument
+from .positions import Codec, normalise, split_lines
+from .uris import is_path, key_of, uri_of
+
+log = logging.getLogger(__name__)
+
+# Documents whose split lines are kept for position conversion (open buffers keep their own).
+_LINE_CACHE_SIZE = 64
+# Folder names never walked into by the loader; files below them are ignored when the client reports them.
+_SKIPPED_PARTS = ("node_modules", "__pycache__", "site-packages", "venv")
+
+
+class UnknownDocument(LookupError):
+    """A request names a document the server does not know (not open, not in the workspace)."""
+
+
+@dataclass
+class Settings:
+    """The client's ``safereq`` settings section, already split into what the core and the agent need."""
+
+    rules: dict[str, str] = field(default_factory=dict)
+    io_rules: dict[str, str] = field(default_factory=dict)
+    llm: dict[str, Any] = field(default_factory=dict)
+    index: dict[str, Any] = field(default_factory=dict)
+    corpora: dict[str, Any] = field(default_factory=dict)
+
+
+class Session:
+    """Open documents, the workspace built from the workspace folders, and how to check it."""
+
+    def __init__(self, encoding: str, folders: list[Path]) -> None:
+        self.codec = Codec(encoding)
+        self.folders = folders
+        self.open: dict[str, OpenDocument] = {}
+        self.ignored: set[str] = set()  # open buffers that are not Markdown: tracked, never checked
+        self.file_config = Config()
+        self.config_error: ConfigError | None = None
+        self.settings = Settings()
+        self.setting_problems: list[str] = []
+        self.config = Config()
+        self.workspace = Workspace(load_vocabulary())
+        self.checker = Checker(self.config)
+        self.problems: dict[str, LoadProblem] = {}
+        self.loaded = False
+        self.max_bytes = DEFAULT_MAX_BYTES
+        self._dirty: set[str] = set()
+        self._excluder: Excluder | None = None
+        self._lines: dict[str, tuple[Document, list[str]]] = {}
+        self._checked: tuple[int, Checker, int, dict[str, list[Finding]]] | None = None
+        self._problem_generation = 0
+
+    # -- configuration -------------------------------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        """Where the configuration is looked for: the first workspace folder (else the working directory)."""
+        return self.folders[0] if self.folders else Path.cwd()
+
+    def load_configuration(self) -> None:
+        """(Re)read the configuration file; on error keep the defaults and remember the error to report it."""
+        old_kinds = self.file_config.kinds
+        try:
+            self.file_config = load_config(self.root)
+            self.config_error = None
+        except ConfigError as exc:
+            log.warning("configuration error: %s", exc)
+            self.file_config = Config()
+            self.config_error = exc
+        base = self.file_config.source.parent if self.file_config.source else self.root
+        self._excluder = Excluder(self.file_config.exclude, base)
+        if self.file_config.kinds != old_kinds:
+            self._rebuild_workspace()
+        self._apply()
+
+    def apply_settings(self, raw: Any) -> None:
+        """Take the client's settings; entries that are not valid are left out and listed in ``setting_problems``."""
+        self.settings = Settings()
+        self.setting_problems = []
+        if not isinstance(raw, dict):
+            raw = {}
+        raw = _nest(raw)
+        rules = raw.get("rules") or {}
+        if not isinstance(rules, dict):
+            self.setting_problems.append("safereq.rules must be an object of rule id → severity")
+            rules = {}
+        for rule_id, value in rules.items():
+            if rule_id in io_rule_infos() or rule_id == "io":
+                self._take_io_setting(rule_id, value)
+                continue
+            try:
+                Config().merged({"rules": {rule_id: value}})
+            except ConfigError as exc:
+                self.setting_problems.append(f"safereq.rules: {exc.message}")
+                continue
+            self.settings.rules[rule_id] = value
+        for name in ("llm", "index", "corpora"):
+            value = raw.get(name)
+            if isinstance(value, dict):
+                setattr(self.settings, name, dict(value))
+        self._apply()
+
+    def _take_io_setting(self, rule_id: str, value: Any) -> None:
+        """The io/* rules are not in the check registry (see checks/io.py), so they are validated here."""
+        text = str(value).strip().lower()
+        if text not in ("off", "on"):
+            try:
+                Severity.parse(text)
+            except ValueError as exc:
+                self.setting_problems.append(f"safereq.rules: rule '{rule_id}': {exc}")
+                return
+        for rid in io_rule_infos():
+            if rid == rule_id or rule_id == "io":
+                self.settings.io_rules[rid] = text
+
+    def _apply(self) -> None:
+        """The effective configuration (file, then client settings on top) and a checker for it.
+
+        An unchanged configuration keeps the checker and its caches: editors re-send settings often (VS Code
+        on every settings edit anywhere), and a new checker means checking every document again.
+        """
+        try:
+            config = self.file_config.merged({"rules": self.settings.rules})
+        except ConfigError as exc:  # validated entry by entry already; defensive
+            self.setting_problems.append(str(exc))
+            config = self.file_config
+        if config != self.config:
+            self.config = config
+            self.checker = Checker(config)
+        self._checked = None
+
+    def _rebuild_workspace(self) -> None:
+        """A new vocabulary (configured kinds) changes how every document parses: parse them all again."""
+        texts = {path: doc.text for path, doc in self.workspace.documents.items()}
+        self.workspace = Workspace(load_vocabulary(self.file_config.kinds or None))
+        for path, text in texts.items():
+            self.workspace.update(path, text)
+        self._lines.clear()
+        self._checked = None
+
+    def io_severity(self, rule_id: str) -> Severity | None:
+        info = io_rule_infos()[rule_id]
+        setting = self.settings.io_rules.get(rule_id)
+        if setting is not None:
+            return None if setting == "off" else info.severity if setting == "on" else Severity.parse(setting)
+        return self.config.severity(rule_id, info.severity, True)
+
+    # -- documents -----------------------------------------------------------------------------------------
+    def open_document(self, uri: str, text: str, version: int | None, language_id: str = "") -> str:
+        """Track a buffer; only Markdown ones (by language id or file name) become part of the workspace."""
+        key = key_of(uri)
+        self.open[key] = OpenDocument(uri, text, version, language_id)
+        if language_id.lower() == "markdown" or is_markdown(Path(key)):
+            self._dirty.add(key)
+        else:
+            self.ignored.add(key)
+        return key
+
+    def open_document_for(self, uri: str) -> OpenDocument:
+        doc = self.open.get(key_of(uri))
+        if doc is None:
+            raise UnknownDocument(f"{uri} is not open (didChange without didOpen)")
+        return doc
+
+    def change_document(self, uri: str, version: int | None, changes) -> str:
+        doc = self.open_document_for(uri)
+        doc.apply(version, changes, self.codec)
+        key = key_of(uri)
+        if key not in self.ignored:
+            self._dirty.add(key)
+        return key
+
+    def close_document(self, uri: str) -> str:
+        """Forget the buffer; the document reverts to what is on disk (or leaves the workspace)."""
+        key = key_of(uri)
+        self.open.pop(key, None)
+        self._dirty.discard(key)
+        if key in self.ignored:
+            self.ignored.discard(key)
+            return key
+        if is_path(key) and self.in_scope(Path(key)) and os.path.exists(key):
+            self.load_from_disk(key)
+        else:
+            self._remove(key)
+        return key
+
+    def sync(self) -> None:
+        """Bring the workspace up to date with the open buffers."""
+        if not self._dirty:
+            return
+        for key in sorted(self._dirty):
+            doc = self.open.get(key)
+            if doc is None:
+                continue
+            text = doc.text
+            if len(text) * 4 > self.max_bytes and len(text.encode("utf-8", errors="replace")) > self.max_bytes:
+                self.workspace.remove(key)
+                self._set_problem(key, LoadProblem(key, "io/too-large", f"document is larger than the "
+                                                   f"{self.max_bytes // (1024 * 1024)} MB limit; not checked"))
+                continue
+            self._clear_problem(key)
+            self.workspace.update(key, text)
+        self._dirty.clear()
+
+    def load_from_disk(self, key: str) -> None:
+        """Read one file (unless a buffer overrides it) into the workspace."""
+        if key in self.open:
+            return
+        self.add_source(key, read_source(Path(key), max_bytes=self.max_bytes, display=key))
+
+    def add_source(self, key: str, result: SourceFile | LoadProblem) -> None:
+        """Put a file read from disk into the workspace, or record why it could not be read."""
+        if key in self.open:
+            return
+        if isinstance(result, LoadProblem):
+            self.workspace.remove(key)
+            self._set_problem(key, result)
+        else:
+            self._clear_problem(key)
+            self.workspace.update(key, normalise(result.text))
+
+    def remove_path(self, key: str) -> None:
+        """A file (or everything below a folder) disappeared from disk; open buffers stay."""
+        prefix = key.rstrip(os.sep) + os.sep
+        for path in [p for p in (*self.workspace.documents, *self.problems) if p == key or p.startswith(prefix)]:
+            if path not in self.open:
+                self._remove(path)
+
+    def _remove(self, key: str) -> None:
+        self.workspace.remove(key)
+        self._clear_problem(key)
+        self._lines.pop(key, None)
+
+    def _set_problem(self, key: str, problem: LoadProblem) -> None:
+        self.problems[key] = LoadProblem(key, problem.code, problem.message, problem.span)
+        self._problem_generation += 1
+
+    def _clear_problem(self, key: str) -> None:
+        if self.problems.pop(key, None) is not None:
+            self._problem_generation += 1
+
+    def in_scope(self, path: Path) -> bool:
+        """True for a Markdown file inside a workspace folder that the loader would read."""
+        if not is_markdown(path):
+            return False
+        for folder in self.folders:
+            try:
+                rel = path.relative_to(folder)
+            except ValueError:
+                continue
+            if any(part.startswith(".") or part in _SKIPPED_PARTS for part in rel.parts):
+                return False
+            return not (self._excluder and self._excluder.excluded(path))
+        return False
+
+    def excluder(self) -> Excluder | None:
+        return self._excluder
+
+    # -- lookups for features ------------------------------------------------------------------------------
+    def key(self, uri: str) -> str:
+        """The workspace key of a document a request names; :class:`UnknownDocument` when there is none."""
+        key = key_of(uri)
+        self.sync()
+        if key not in self.workspace.documents:
+            if key in self.ignored:
+                raise UnknownDocument(f"{uri} is not a Markdown document; safereq reads Markdown only")
+            if key in self.problems:
+                raise UnknownDocument(f"{uri} could not be read: {self.problems[key].message}")
+            raise UnknownDocument(f"unknown document {uri}: it is neither open nor in the workspace")
+        return key
+
+    def document(self, uri: str) -> Document:
+        return self.workspace.documents[self.key(uri)]
+
+    def lines(self, key: str) -> list[str]:
+        """The document's lines as the client counts them (for position conversion)."""
+        doc = self.open.get(key)
+        if doc is not None:
+            return doc.lines
+        current = self.workspace.documents.get(key)
+        if current is None:
+            return [""]
+        cached = self._lines.pop(key, None)
+        if cached is None or cached[0] is not current:
+            cached = (current, split_lines(current.text))
+        self._lines[key] = cached  # most recently used last
+        if len(self._lines) > _LINE_CACHE_SIZE:
+            del self._lines[next(iter(self._lines))]
+        return cached[1]
+
+    def uri(self, key: str) -> str:
+        doc = self.open.get(key)
+        return doc.uri if doc is not None else uri_of(key)
+
+    def version(self, key: str) -> int | None:
+        doc = self.open.get(key)
+        return doc.version if doc is not None else None
+
+    def position(self, uri: str, pos) -> tuple[str, int, int]:
+        """(key, line, column in code points) of a request's position; errors for unknown documents and lines."""
+        key = self.key(uri)
+        line, col = self.codec.to_core(self.lines(key), pos)
+        return key, line, col
+
+    # -- checking ------------------------------------------------------------------------------------------
+    def findings(self) -> dict[str, list[Finding]]:
+        """Current findings by document key (synced first; cached until the workspace or the rules change)."""
+        self.sync()
+        stamp = (self.workspace.generation, self.checker, self._problem_generation)
+        if self._checked is not None and self._checked[:3] == stamp:
+            return self._checked[3]
+        by_key: dict[str, list[Finding]] = {}
+        for finding in self.checker.check(self.workspace):
+            by_key.setdefault(finding.path, []).append(finding)
+        severities = {rid: self.io_severity(rid) for rid in io_rule_infos()}
+        for finding in io_findings(self.problems.values(), severities):
+            by_key.setdefault(finding.path, []).append(finding)
+        self._checked = (*stamp, by_key)
+        return by_key
+
+    def rule_info(self, rule_id: str):
+        return rule_infos().get(rule_id) or io_rule_infos().get(rule_id)
+
+
+def _nest(raw: dict[str, Any]) -> dict[str, Any]:
+    """Accept both nested settings and dotted keys (``{"llm.baseUrl": ...}``), and a leading ``safereq.``."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        parts = str(key).split(".")
+        if parts[0] == "safereq" and len(parts) > 1:
+            parts = parts[1:]
+        if parts[0] == "rules" and len(parts) > 1:  # rule ids contain no dots, but keep them whole anyway
+            parts = ["rules", ".".join(parts[1:])]
+        target = out
+        for part in parts[:-1]:
+            target = target.setdefault(part, {}) if isinstance(target.get(part, {}), dict) else {}
+        if isinstance(value, dict) and isinstance(target.get(parts[-1]), dict):
+            target[parts[-1]].update(value)
+        else:
+            target[parts[-1]] = value
+    return out

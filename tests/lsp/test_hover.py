@@ -1,0 +1,80 @@
+"""Hover on item IDs (headings, links, HARA cells), ASIL values, S/E/C classes, clause references and flagged
+spans (the rule's explanation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from .conftest import pos, server_config, start
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(scope="module", config=server_config())
+async def client(lsp_client: LanguageClient, system_dir: Path):
+    await start(lsp_client, system_dir)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def hover_at(client: LanguageClient, path: Path, needle: str, nth: int = 0, shift: int = 1):
+    text = path.read_text(encoding="utf-8")
+    return await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=pos(text, needle, nth, shift)))
+
+
+async def test_hover_on_a_link_shows_the_item_its_asil_and_trace(client: LanguageClient, system_dir: Path):
+    hover = await hover_at(client, system_dir / "fsr.md", "SG-1")  # "Derived from: SG-1" of FSR-1
+    value = hover.contents.value
+    assert value.startswith("**SG-1** · safety goal · ASIL D")
+    assert "The vehicle shall brake automatically" in value
+    assert "**Children:** **FSR-1** Detect pedestrians in the path; **FSR-2** Confirm a braking request" in value
+    assert "**Hazards:** **HZ-1** (hazardous event)" in value
+    assert "*Defined in*" in value and "goals.md" in value
+    text = (system_dir / "fsr.md").read_text(encoding="utf-8")
+    start = pos(text, "SG-1")
+    assert hover.range == types.Range(start, types.Position(start.line, start.character + 4))
+
+
+async def test_hover_on_a_heading_explains_a_decomposed_asil(client: LanguageClient, system_dir: Path):
+    hover = await hover_at(client, system_dir / "fsr.md", "FSR-2")
+    value = hover.contents.value
+    assert "**FSR-2** · functional safety requirement · ASIL B(D)" in value
+    assert "decomposed from ASIL D" in value and "inherits ASIL D from SG-1" in value
+    assert "**Verified by:** **TC-2** Sensor disagreement injection" in value
+
+
+async def test_hover_on_a_dangling_link_says_so_and_explains_the_rule(client: LanguageClient, system_dir: Path):
+    value = (await hover_at(client, system_dir / "fsr.md", "SG-9")).contents.value
+    assert "**SG-9** is not defined anywhere in the workspace." in value
+    assert "**trace/dangling-link** (error)" in value
+
+
+async def test_hover_on_hara_cells(client: LanguageClient, system_dir: Path):
+    hara = system_dir / "hara.md"
+    event = (await hover_at(client, hara, "HZ-2")).contents.value
+    assert "**HZ-2** · hazardous event" in event and "S/E/C gives ASIL **C**" in event
+    assert "**SG-2** Avoid unintended full braking" in event
+    asil = (await hover_at(client, hara, "| C |", nth=1, shift=2)).contents.value
+    assert "S/E/C S3/E4/C2 gives ASIL C" in asil and "agrees" in asil
+
+
+async def test_hover_on_an_asil_value_gives_its_derivation(client: LanguageClient, system_dir: Path):
+    value = (await hover_at(client, system_dir / "fsr.md", "B(D)")).contents.value
+    assert value.startswith("**ASIL B(D)**")
+    assert "decomposition schemes of ASIL D: C(D) + A(D), B(D) + B(D), D(D) + QM(D)" in value
+
+
+async def test_hover_on_a_clause_reference_uses_the_catalogue(client: LanguageClient, system_dir: Path):
+    value = (await hover_at(client, system_dir / "goals.md", "ISO 26262-3:2018 §7.4.2", shift=5)).contents.value
+    assert value.startswith("**ISO 26262-3:2018 §7.4.2 — ")
+    assert "clause catalogue" in value
+
+
+async def test_no_hover_on_plain_prose(client: LanguageClient, system_dir: Path):
+    assert await hover_at(client, system_dir / "tests.md", "dummy") is None
