@@ -50,3 +50,23 @@ def test_goal_change_updates_findings_in_other_documents():
     ws.update("goals.md", GOALS + "\n## SG-7: Another goal\nThe car shall warn.\n- ASIL: B\n")
     after = {f.rule for f in checker.check(ws, ["reqs.md"])}
     assert "trace/dangling-link" in before and "trace/dangling-link" not in after
+
+
+def test_a_failing_rule_is_recorded_and_the_others_still_report(monkeypatch):
+    from safereq.checks import registry
+
+    def broken(ctx, item):
+        raise RuntimeError("boom")
+        yield  # pragma: no cover - makes this a generator like the real checks
+
+    original = registry.checks()
+    patched = dict(original)
+    patched["modal/missing"] = registry.Check("modal/missing", "item", broken)
+    monkeypatch.setattr(registry, "checks", lambda: patched)
+    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    ws = Workspace()
+    ws.update("reqs.md", REQS)
+    checker = Checker()
+    findings = checker.check(ws)
+    assert "modal/non-standard-verb" in {f.rule for f in findings}
+    assert checker.failures == {"modal/missing": "RuntimeError: boom"}

@@ -11,6 +11,7 @@ workspace-wide findings: they are recomputed only when some item's or row's *str
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,6 +22,8 @@ from ..workspace import Workspace
 from .config import Config
 from .findings import Edit, Finding, Fix, Related, Severity
 from .registry import Check, RuleInfo, checks, rule_infos
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -71,6 +74,8 @@ class Checker:
         self._item_cache: dict[str, tuple[Document, dict[int, tuple[Item, list[Finding]]]]] = {}
         self._doc_cache: dict[str, tuple[Document, list[Finding]]] = {}
         self._signatures: dict[str, tuple[Document, tuple]] = {}
+        # Rules that raised, with the error: shown by the CLI and logged by the language server.
+        self.failures: dict[str, str] = {}
         self._workspace_result: tuple[dict[str, tuple], list[Finding]] | None = None
 
     @property
@@ -97,14 +102,23 @@ class Checker:
             elif (was := moved.get(id(item))) and (hit := old_items.get(id(was[0]))) and hit[0] is was[0]:
                 found = [_moved(f, was[1]) for f in hit[1]]
             else:
-                found = [f for check in self._by_scope["item"] for f in check.fn(ctx, item)]
+                found = [f for check in self._by_scope["item"] for f in self._run(check, ctx, item)]
             per_item[id(item)] = (item, found)
             out.extend(found)
         for check in self._by_scope["document"]:
-            out.extend(check.fn(ctx, doc))
+            out.extend(self._run(check, ctx, doc))
         self._item_cache[doc.path] = (doc, per_item)
         self._doc_cache[doc.path] = (doc, out)
         return out
+
+    def _run(self, check: Check, *args: Any) -> list[Finding]:
+        """Run one check; a rule that fails is logged and recorded, and the other rules still report."""
+        try:
+            return list(check.fn(*args))
+        except Exception as exc:  # a bug in one rule must not hide every other finding
+            _log.exception("rule %s failed", check.rule)
+            self.failures[check.rule] = f"{type(exc).__name__}: {exc}"
+            return []
 
     def _signature(self, doc: Document) -> tuple:
         """What workspace-scope rules may read of a document; equal signatures give equal findings."""
@@ -127,7 +141,7 @@ class Checker:
         comparable = {path: (tuple(s for _item, s in sig[0]), sig[1]) for path, sig in signatures.items()}
         if self._workspace_result is not None and self._workspace_result[0] == comparable:
             return self._workspace_result[1]
-        found = [f for check in self._by_scope["workspace"] for f in check.fn(ctx)]
+        found = [f for check in self._by_scope["workspace"] for f in self._run(check, ctx)]
         self._workspace_result = (comparable, found)
         return found
 

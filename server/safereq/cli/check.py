@@ -190,6 +190,11 @@ def _run(args: argparse.Namespace) -> int:
     _emit(report, args.output)
     if not args.quiet:
         _print_summary(args, findings, len(loaded.sources), fixed, paths)
+    for rule, error in sorted(checker.failures.items()):
+        print(f"safereq: internal error in rule {rule} ({error}); its findings are missing from this report. "
+              "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
+    if checker.failures:
+        return 2
     return 1 if any(f.severity == Severity.ERROR for f in findings) else 0
 
 

@@ -20,8 +20,8 @@ from .ranges import Span
 from .sections import front_matter_end, split_sections
 from .vocabulary import Vocabulary
 
+_OTHER_SEPARATORS = frozenset("，、;；\t")
 _LINK_SPLIT_RE = re.compile(r"[^,，、;；\s]+(?:[ \t]+[^,，、;；\s]+)*")
-_MAY_CITE_RE = re.compile(r"ISO|IEC|SAE|UN|MIL")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HEADING_CLOSE_RE = re.compile(r"[ \t]+#+[ \t]*$")
@@ -123,49 +123,60 @@ def _line_span(line: int, start: int, end: int) -> Span:
 
 def _links(value: str, line: int, col: int) -> tuple[Link, ...]:
     links = []
+    if _OTHER_SEPARATORS.isdisjoint(value):
+        # The common case, IDs separated by commas: plain splitting is several times faster than the regex.
+        pos = 0
+        for part in value.split(","):
+            token = part.strip()
+            if token:
+                target = token.strip("`*_")
+                start = col + pos + part.find(target)
+                links.append(Link(target, Span(line, start, line, start + len(target)), is_item_id(target)))
+            pos += len(part) + 1
+        return tuple(links)
     for m in _LINK_SPLIT_RE.finditer(value):
         target = m.group(0).strip("`*_")
         offset = m.group(0).find(target)
         start = col + m.start() + offset
-        links.append(Link(target, _line_span(line, start, start + len(target)), is_item_id(target)))
+        links.append(Link(target, Span(line, start, line, start + len(target)), is_item_id(target)))
     return tuple(links)
 
 
 def _attribute(seg_line: int, col: int, text: str, vocab: Vocabulary) -> Attribute | None:
     """Read ``Key: value`` (key optionally bold: ``**ASIL:** D``, ``**ASIL**: D``) when Key is a known key.
 
-    Plain string operations rather than a regular expression: this runs on every prose line.
+    Plain string operations rather than a regular expression: this runs on every prose line with a colon.
     """
     colon = text.find(":", 0, 48)
-    wide = text.find("：", 0, 48)
-    if colon < 0 or 0 <= wide < colon:
-        colon = wide
+    if colon < 0 or "：" in text[:colon]:
+        colon = text.find("：", 0, 48)
     if colon <= 0:
         return None
-    key = text[:colon].rstrip()
-    if key.startswith(("**", "__")):
-        key = key[2:]
-    if key.endswith(("**", "__")):
-        key = key[:-2].rstrip()
+    key = text[:colon]
+    key_start = 0
+    if key[0] in "*_" or key[-1] in " \t*_":
+        stripped = key.rstrip()
+        if stripped.startswith(("**", "__")):
+            stripped, key_start = stripped[2:], 2
+        if stripped.endswith(("**", "__")):
+            stripped = stripped[:-2].rstrip()
+        key = stripped
     spec = vocab.attribute_key(key)
     if spec is None:
         return None
-    key_start = text.find(key)
-    vstart = colon + 1
-    if text.startswith(("**", "__"), vstart):
-        vstart += 2
-    while vstart < len(text) and text[vstart] in " \t":
-        vstart += 1
-    value = text[vstart:].rstrip()
-    for mark in ("**", "__"):
-        if value.endswith(mark) and not value.startswith(mark):
-            value = value[: -len(mark)].rstrip()
+    rest = text[colon + 1:]
+    if rest.startswith(("**", "__")):
+        rest = rest[2:]
+    value = rest.lstrip(" \t")
+    vstart = len(text) - len(value)
+    if value.endswith(("**", "__")) and not value.startswith(("**", "__")):
+        value = value[:-2].rstrip()
     vcol = col + vstart
-    links = _links(value, seg_line, vcol) if spec.type == "links" else ()
+    kcol = col + key_start
     return Attribute(
         spec.key, key, value, Span(seg_line, col, seg_line, col + len(text)),
-        Span(seg_line, col + key_start, seg_line, col + key_start + len(key)),
-        Span(seg_line, vcol, seg_line, vcol + len(value)), links,
+        Span(seg_line, kcol, seg_line, kcol + len(key)), Span(seg_line, vcol, seg_line, vcol + len(value)),
+        _links(value, seg_line, vcol) if spec.type == "links" else (),
     )
 
 
@@ -216,34 +227,40 @@ def _hara_rows(lines: list[str], first: int, table: tuple[int, int]) -> list[Har
     return rows
 
 
-def parse_section(lines: list[str], start: int, vocab: Vocabulary) -> SectionResult:
-    """Parse the section ``lines`` that starts at document line ``start``."""
+def parse_section(text: str, start: int, vocab: Vocabulary) -> SectionResult:
+    """Parse the section ``text`` that starts at document line ``start``."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
     problems: list[Problem] = []
     heading = None
     body_first = start
-    if lines and ATX_HEADING_RE.match(lines[0]):
+    if lines[0].startswith(("#", " ")) and ATX_HEADING_RE.match(lines[0]):
         heading = _parse_heading(lines[0], start, problems)
         body_first = start + 1
     body = lines[body_first - start:]
     blocks = section_blocks(body, body_first)
     result = SectionResult(start, start + len(lines), heading, problems=problems)
+    attributes = result.attributes
+    statement = result.statement
     for para in blocks.paragraphs:
         current: Attribute | None = None
-        for line_no, col, text in para:
-            attr = _attribute(line_no, col, text, vocab)
+        for line_no, col, content in para:
+            head = content[:48]
+            attr = _attribute(line_no, col, content, vocab) if ":" in head or "：" in head else None
             if attr is not None:
                 if current is not None:
-                    result.attributes.append(current)
+                    attributes.append(current)
                 current = attr
             elif current is not None:
-                current = _extend(current, line_no, col, text)
+                current = _extend(current, line_no, col, content)
             else:
-                result.statement.append(Segment(line_no, col, text))
+                statement.append(Segment(line_no, col, content))
         if current is not None:
-            result.attributes.append(current)
+            attributes.append(current)
     for table in blocks.tables:
         result.hara_rows.extend(_hara_rows(lines, start, table))
-    if _MAY_CITE_RE.search("\n".join(lines)):
+    if "ISO" in text or "UN" in text or "IEC" in text or "SAE" in text or "MIL" in text:
         for k, line in enumerate(lines, start=start):
             if k not in blocks.code_lines:
                 result.clause_refs.extend(find_clause_refs(line, k))
@@ -316,7 +333,7 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     for start, key in split_sections(text, fm_end):
         cached = old_cache.by_text.get(key) if old_cache else None
         if cached is None:
-            res = parse_section(key.split("\n"), start, vocab)
+            res = parse_section(key, start, vocab)
         elif cached.start != start:
             res = cached.shifted(start)
             origin[id(res)] = cached
