@@ -129,3 +129,10 @@ def test_a_span_starting_on_the_joining_space_starts_on_the_next_line(vocab):
 def test_language_is_detected_per_statement(vocab):
     src = "---\nlanguage: zh\n---\n## REQ-1: 英文\nThe system shall stop.\n## REQ-2: 中文\n系统应停止。\n## REQ-3: 数字\n3 ms\n"
     assert [i.language for i in parse_document("l.md", src, vocab).items] == ["en", "zh", "zh"]
+
+
+def test_crlf_line_ends_read_like_lf(vocab):
+    crlf = parse_document("c.md", DOC.replace("\n", "\r\n"), vocab)
+    lf = parse_document("l.md", DOC, vocab)
+    assert [(i.id, i.title, i.statement.text, i.attributes) for i in crlf.items] == [
+        (i.id, i.title, i.statement.text, i.attributes) for i in lf.items]
