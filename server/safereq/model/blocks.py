@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-_BULLET_RE = re.compile(r"^[-*+](?:[ \t]+|$)")
 _LIST_MARKER_RE = re.compile(r"^ *(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
 # A line that the fast path cannot read as plain paragraph or flat bullet text: indentation, block quote,
 # table, HTML, fence, heading, setext underline or thematic break, link definition, ordered or nested list,
@@ -47,7 +46,7 @@ def _fast_blocks(lines: list[str], first: int) -> Blocks:
                 blocks.paragraphs.append(current)
                 current = []
             continue
-        if _BULLET_RE.match(line):
+        if line[0] in "-*+" and (len(line) == 1 or line[1] in " \t"):
             if current:
                 blocks.paragraphs.append(current)
             col = len(line) - len(line[1:].lstrip(" \t"))
