@@ -29,3 +29,14 @@ def test_every_rule_has_a_documentation_page_with_the_four_parts():
 def test_no_orphan_documentation_pages():
     pages = {p.name for p in (rules_dir() / "docs").glob("*.md")}
     assert pages == {info.docs_path.split("/", 1)[1] for info in all_rule_infos().values()}
+
+
+def test_the_rule_index_in_docs_is_up_to_date():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, str(root / "scripts" / "gen_rule_index.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
