@@ -12,6 +12,12 @@ echo "== setup: Python environment (.venv)"
 .venv/bin/python -m pip install -q -e . || exit 1
 SAFEREQ=.venv/bin/safereq
 
+echo "== safereq index (the shipped corpora and clause catalogue, into .safereq/index)"
+"$SAFEREQ" index || exit 1
+
+echo "== safereq search \"ASIL decomposition independence\" --limit 3"
+"$SAFEREQ" search "ASIL decomposition independence" --limit 3 || exit 1
+
 echo "== safereq check examples/"
 "$SAFEREQ" check examples/
 status=$?
