@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..model.clauses import ClauseRef, parse_clause_ref
+from ..model.clauses import ClauseRef, clause_ref_with_clause
 from .clause_ids import normalise_clause, sort_key
 from .config import EmbedConfig, KnowledgeConfig
 from .embeddings import E5Embedder, Embedder, EmbeddingError, make_embedder
@@ -102,14 +102,8 @@ class KnowledgeBase:
         The edition year is not used to match (compare ``result.year`` with ``ref.year`` to warn about an
         edition mismatch). Full text from an indexed standard wins over a catalogue summary.
         """
-        if isinstance(ref, str):
-            parsed = parse_clause_ref(ref)
-            if parsed is None:
-                return None
-            ref = parsed
-        if not ref.clause:
-            return None
-        return self.read(ref.document, ref.clause)
+        named = clause_ref_with_clause(ref)
+        return self.read(named.document, named.clause) if named is not None else None
 
     def read(self, document: str, clause: str) -> ClauseText | None:
         """The whole clause ``clause`` of ``document`` (all of its chunks, in order), with its children."""

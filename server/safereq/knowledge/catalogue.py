@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.clauses import ClauseRef, parse_clause_ref
+from ..model.clauses import ClauseRef, clause_ref_with_clause, parse_clause_ref
 from .clause_ids import normalise_clause, parent_clause, sort_key
 
 log = logging.getLogger(__name__)
@@ -93,14 +93,8 @@ class Catalogue:
 
     def lookup(self, ref: ClauseRef | str) -> CatalogueEntry | None:
         """The entry a reference names, ignoring the edition year (compare ``entry.year`` yourself)."""
-        if isinstance(ref, str):
-            parsed = parse_clause_ref(ref)
-            if parsed is None:
-                return None
-            ref = parsed
-        if not ref.clause:
-            return None
-        return self.get(ref.document, ref.clause)
+        named = clause_ref_with_clause(ref)
+        return self.get(named.document, named.clause) if named is not None else None
 
     def document(self, document: str) -> CatalogueDocument | None:
         return self._documents.get(document)

@@ -86,3 +86,10 @@ def parse_clause_ref(text: str) -> ClauseRef | None:
     """Parse a reference that makes up the whole of ``text`` (surrounding white space allowed)."""
     m = CLAUSE_REF_RE.fullmatch(text.strip())
     return _from_match(m, None) if m else None
+
+
+def clause_ref_with_clause(ref: ClauseRef | str) -> ClauseRef | None:
+    """``ref`` parsed when given as text; None unless it names a clause (not just a standard)."""
+    if isinstance(ref, str):
+        ref = parse_clause_ref(ref)
+    return ref if ref is not None and ref.clause else None

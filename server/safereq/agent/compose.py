@@ -1,0 +1,401 @@
+"""Turning evidence into suggestions: offline from the patterns, or by the LLM under validation.
+
+Whoever writes the text, the same rules hold afterwards: a derived requirement gets a fresh ID that
+collides with nothing in the workspace, its parent in "Derived from", one binding modal verb, and the
+inherited ASIL or a valid decomposition; trace links point only at items that exist and clauses that are
+indexed; citations go through :mod:`.verify`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from rapidfuzz import fuzz
+
+from ..model.clauses import parse_clause_ref
+from ..model.ids import kind_prefix
+from ..workspace.asil import decomposition_schemes, is_valid_decomposition, parse_asil, rank
+from .context import ItemSummary, WorkspaceView
+from .generate import LLMClient
+from .knowledge import tokens
+from .loop import Evidence, LoopState
+from .patterns import Pattern, child_kind, child_kinds, example_for, fill, slots, text_for
+from .plan import Plan
+from .suggestions import Answer, Citation, DerivedRequirement, Rebuttal, TraceLinkSuggestion
+from .verify import best_quote
+
+_EN_MODALS = re.compile(r"\b(shall|must|will|should|has to|needs to)\b", re.IGNORECASE)
+_ZH_MODALS = re.compile(r"应|必须|需要")
+CONTEXT_CHARS = 1500
+MAX_CONTEXT = 12
+
+
+def modal_count(statement: str, language: str) -> int:
+    return len((_ZH_MODALS if language == "zh" else _EN_MODALS).findall(statement))
+
+
+# -- IDs and ASILs ---------------------------------------------------------------------------------------
+def new_ids(parent_id: str, kind: str, taken: Iterable[str], count: int) -> list[str]:
+    """``count`` fresh IDs of ``kind`` in the parent's naming scheme, colliding with nothing in ``taken``.
+
+    FSR-PER-012 → TSR-PER-<next>: the parent's middle segments are kept, and numbering continues after the
+    highest existing ID of that kind and middle (with its digit width).
+    """
+    segments = re.split(r"[-_.]", parent_id)
+    sep = next((c for c in parent_id if c in "-_."), "-")
+    middle = [s for s in segments[1:] if not s.isdigit()]
+    stem = sep.join([kind, *middle])
+    taken_set = set(taken)
+    numbers = [(int(m.group(1)), len(m.group(1))) for t in taken_set
+               if (m := re.fullmatch(re.escape(stem) + r"[-_.](\d+)", t))]
+    width = max((w for _, w in numbers), default=len(segments[-1]) if segments[-1].isdigit() else 1)
+    n = max((v for v, _ in numbers), default=0)
+    out: list[str] = []
+    while len(out) < count:
+        n += 1
+        candidate = f"{stem}{sep}{n:0{width}d}"
+        if candidate not in taken_set:
+            out.append(candidate)
+            taken_set.add(candidate)
+    return out
+
+
+def decomposition_for(asil: str) -> tuple[str, str] | None:
+    """The most balanced decomposition of an ASIL without a QM half (B(D)+B(D) for D, B(C)+A(C) for C)."""
+    value = parse_asil(asil) if asil else None
+    if value is None or value.decomposed or value.level in ("QM", "A"):
+        return None
+    schemes = [p for p in decomposition_schemes(value.level) if "QM" not in p]
+    if not schemes:
+        return None
+    a, b = min(schemes, key=lambda p: abs(rank(p[0]) - rank(p[1])))
+    return f"{a}({value.level})", f"{b}({value.level})"
+
+
+def asils_acceptable(proposed: list[str], inherited: str) -> bool:
+    """Every child at the inherited ASIL, except exactly two that form a valid decomposition of it."""
+    parent = parse_asil(inherited) if inherited else None
+    if parent is None:
+        return True
+    values = [parse_asil(a) for a in proposed]
+    if any(v is None for v in values):
+        return False
+    plain = [v for v in values if v is not None and not v.decomposed]
+    decomposed = [v for v in values if v is not None and v.decomposed]
+    if any(v.level != parent.level or v.original != parent.original for v in plain):
+        return False
+    if not decomposed:
+        return True
+    return (len(decomposed) == 2 and all(v.original == parent.effective for v in decomposed)
+            and is_valid_decomposition(parent.effective, [v.level for v in decomposed]))
+
+
+# -- citations from evidence -----------------------------------------------------------------------------
+def ranked_evidence(state: LoopState, query: str, keys: Iterable[tuple[str, str]] | None = None,
+                    by: str = "overlap") -> list[Evidence]:
+    """Evidence, most relevant first: by words shared with ``query`` (pattern aspects), or ``by="retrieval"``
+    by the whole-index retrieval score (a clause read whole counts as its document's prior) (free questions)."""
+    words = set(tokens(query))
+    pool = [state.evidence[k] for k in keys] if keys is not None else list(state.evidence.values())
+
+    def shared(e: Evidence) -> int:
+        return len(words & set(tokens(f"{e.title} {e.text}")))
+
+    if by == "retrieval":
+        return sorted(pool, key=lambda e: (-e.score if e.via != "read" else -state.priors.get(e.document, 1.0),
+                                           -shared(e), e.document, e.clause))
+    return sorted(pool, key=lambda e: (-shared(e), -e.score, e.document, e.clause))
+
+
+def citable(evidence: list[Evidence]) -> list[Evidence]:
+    """Evidence a citation can name: a numbered clause (unnumbered Markdown sections cannot be resolved)."""
+    return [e for e in evidence if e.clause]
+
+
+def cite(evidence: Evidence, query: str) -> Citation:
+    return Citation(evidence.document, evidence.clause, best_quote(evidence.text, tokens(query)), title=evidence.title,
+                    year=evidence.year)
+
+
+def evidence_context(state: LoopState, query: str) -> list[dict[str, str]]:
+    """The evidence as the LLM sees it: JSON records, most relevant first, each clause's text capped."""
+    return [{"document": e.document, "clause": e.clause, "title": e.title, "text": e.text[:CONTEXT_CHARS]}
+            for e in ranked_evidence(state, query)[:MAX_CONTEXT]]
+
+
+# -- offline composition ---------------------------------------------------------------------------------
+def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> list[DerivedRequirement]:
+    ctx = view.item
+    assert ctx is not None
+    values = slots(ctx)
+    lang = "zh" if ctx.language == "zh" else "en"
+    coverage = state.coverage()
+    kind = child_kind(kind_prefix(ctx.id))
+    drafts: list[tuple[Pattern, str, str, str, str]] = []  # pattern, title, statement, asil, note
+    for p in plan.patterns:
+        title = fill(text_for(p, p.titles, ctx), values)
+        decomposition = decomposition_for(ctx.asil) if p.decompose and p.channels else None
+        if decomposition:
+            for i, (template, level) in enumerate(zip(p.channels.get(lang) or p.channels["en"], decomposition)):
+                drafts.append((p, f"{title} ({i + 1})", fill(template, values), level,
+                               f"ASIL decomposition {ctx.asil} → {' + '.join(decomposition)}"))
+            if p.independence:
+                drafts.append((p, f"{title} (independence)", fill(text_for(p, p.independence, ctx), values),
+                               ctx.asil, "the decomposition holds only with sufficient independence"))
+        else:
+            drafts.append((p, title, fill(text_for(p, p.templates, ctx), values), ctx.asil, ""))
+    ids = new_ids(ctx.id, kind, view.ids, len(drafts))
+    out = []
+    for new_id, (p, title, statement, asil, note) in zip(ids, drafts):
+        query = f"{p.query} {ctx.title}"
+        cites = [cite(e, query) for e in citable(ranked_evidence(state, query, coverage.get(p.id, [])))[:2]]
+        rationale = f"{p.name} pattern" + (f"; {note}" if note else "")
+        out.append(DerivedRequirement(
+            id=new_id, title=title, statement=statement, asil=asil, derived_from=[ctx.id], citations=cites,
+            pattern=p.id, ears=p.ears, rationale=rationale,
+            safe_state=ctx.safe_state if p.id == "reaction-safe-state" else "",
+            ftti=ctx.ftti if p.id == "reaction-safe-state" else "",
+        ))
+    return out
+
+
+def rebut_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
+    ctx = view.item
+    assert ctx is not None
+    values = slots(ctx)
+    coverage = state.coverage()
+    out, notes = [], []
+    for p in plan.patterns:
+        query = f"{p.query} {ctx.title}"
+        evidence = citable(ranked_evidence(state, query, coverage.get(p.id, [])))[:2]
+        if not evidence:
+            notes.append(f"{p.category}: no supporting clause found in the index; not suggested")
+            continue
+        statement = fill(text_for(p, p.templates, ctx), {**values, "condition": example_for(p, ctx, values)})
+        out.append(Rebuttal(p.category, statement, ctx.id, [cite(e, query) for e in evidence], p.id,
+                            fill(text_for(p, p.mitigation, ctx), values)))
+    return out, notes
+
+
+def _similarity(a: str, b: str) -> float:
+    return fuzz.token_set_ratio(a.lower(), b.lower()) / 100.0
+
+
+def _shared(a: str, b: str) -> list[str]:
+    bw = set(tokens(b))
+    return list(dict.fromkeys(t for t in tokens(a) if t in bw))[:5]
+
+
+def link_candidates(view: WorkspaceView) -> tuple[list[ItemSummary], list[ItemSummary]]:
+    """(possible parents, possible children) of the item: items whose kinds the derivation chain allows.
+
+    A parent's kind must derive the item's kind (SG → FSR, FSR → TSR, rules/patterns/requirements.yaml),
+    and a child's kind must derive from the item's; existing links are not suggested again.
+    """
+    ctx = view.item
+    assert ctx is not None
+    kind = kind_prefix(ctx.id)
+    existing_parents = {p.id for p in ctx.parents}
+    existing_children = {c.id for c in ctx.children}
+    parents = [it for it in view.items if it.id != ctx.id and it.id not in existing_parents
+               and kind in child_kinds(kind_prefix(it.id)) and it.id not in {c.id for c in ctx.children}]
+    children = [it for it in view.items if it.id != ctx.id and it.id not in existing_children
+                and kind_prefix(it.id) in child_kinds(kind) and ctx.id not in it.parents
+                and it.id not in existing_parents]
+    return parents, children
+
+
+def links_offline(plan: Plan, state: LoopState, view: WorkspaceView, limit: int = 3) -> list[TraceLinkSuggestion]:
+    ctx = view.item
+    assert ctx is not None
+    mine = f"{ctx.title} {ctx.statement}"
+    parents, children = link_candidates(view)
+    out: list[TraceLinkSuggestion] = []
+    for relation, pool in (("parent", parents), ("child", children)):
+        scored = []
+        for it in pool:
+            score = _similarity(mine, f"{it.title} {it.statement}")
+            upper, lower = (it, ctx) if relation == "parent" else (ctx, it)
+            chain = kind_prefix(upper.id) != kind_prefix(lower.id)
+            score = min(1.0, score + (0.15 if chain else 0.0))
+            upper_asil, lower_asil = parse_asil(upper.asil or ""), parse_asil(lower.asil or "")
+            if upper_asil and lower_asil and rank(upper_asil.effective) < rank(lower_asil.effective):
+                score *= 0.5
+            shared = _shared(mine, f"{it.title} {it.statement}")
+            if score >= 0.45 and shared:
+                why = f"shares {', '.join(shared)}" + (f"; {kind_prefix(upper.id)} → {kind_prefix(lower.id)} is the usual derivation" if chain else "")
+                scored.append(TraceLinkSuggestion(relation, it.id, why, score, it.title))
+        scored.sort(key=lambda s: (-s.score, s.target))
+        out.extend(scored[:limit])
+    cited = {(r.document, r.clause) for r in (parse_clause_ref(c) for c in ctx.clause_refs) if r}
+    for e in ranked_evidence(state, mine)[: limit * 2]:
+        if (e.document, e.clause) in cited or not e.clause:
+            continue
+        shared = _shared(mine, f"{e.title} {e.text}")
+        if len(shared) < 2:
+            continue
+        c = cite(e, mine)
+        out.append(TraceLinkSuggestion("cites", c.label, f"clause about {e.title or e.clause}; shares {', '.join(shared)}",
+                                       min(1.0, 0.2 * len(shared)), e.title, [c]))
+        if sum(1 for s in out if s.relation == "cites") >= limit:
+            break
+    return out
+
+
+def answer_offline(plan: Plan, state: LoopState, question: str) -> Answer:
+    """The best-matching sentence of each of the three best clauses; rare question words weigh more."""
+    best = citable(ranked_evidence(state, question, by="retrieval"))[:3]
+    words = tokens(question)
+    if not best:
+        return Answer("Nothing in the index answers this question.")
+    pool = [set(tokens(e.text)) for e in state.evidence.values()]
+    weights = {t: math.log(1 + len(pool) / (1 + sum(t in p for p in pool))) for t in words}
+    quotes = [best_quote(e.text, words, weights=weights) for e in best]
+    text = " ".join(f"{q} ({cite(e, question).label})" for q, e in zip(quotes, best))
+    return Answer(text, [Citation(e.document, e.clause, q, title=e.title, year=e.year) for q, e in zip(quotes, best)])
+
+
+# -- LLM composition -------------------------------------------------------------------------------------
+class CitationOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    document: str = Field(max_length=60)
+    clause: str = Field(max_length=40)
+    quote: str = Field(max_length=600)
+
+
+class RequirementOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(max_length=160)
+    statement: str = Field(max_length=600)
+    ears: Literal["ubiquitous", "event", "state", "unwanted", "optional", "complex"] = "ubiquitous"
+    asil: str = Field(default="", max_length=8)
+    pattern: str = Field(default="", max_length=60)
+    rationale: str = Field(default="", max_length=400)
+    citations: list[CitationOut] = Field(default_factory=list, max_length=4)
+
+
+class DerivedOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    requirements: list[RequirementOut] = Field(max_length=8)
+
+
+class LinkOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    relation: Literal["parent", "child", "cites"]
+    target: str = Field(max_length=80)
+    reason: str = Field(max_length=300)
+    score: float = Field(ge=0.0, le=1.0)
+    citations: list[CitationOut] = Field(default_factory=list, max_length=3)
+
+
+class LinksOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    links: list[LinkOut] = Field(max_length=12)
+
+
+class RebuttalOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    category: Literal["unhandled failure mode", "SOTIF triggering condition", "violated assumption", "common-cause failure"]
+    statement: str = Field(max_length=600)
+    mitigation: str = Field(default="", max_length=300)
+    citations: list[CitationOut] = Field(default_factory=list, max_length=3)
+
+
+class RebuttalsOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rebuttals: list[RebuttalOut] = Field(max_length=8)
+
+
+class AnswerOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    answer: str = Field(max_length=3000)
+    citations: list[CitationOut] = Field(default_factory=list, max_length=6)
+
+
+def _citations(raw: list[CitationOut]) -> list[Citation]:
+    return [Citation(c.document, c.clause, c.quote) for c in raw]
+
+
+def derive_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[DerivedRequirement], list[str]]:
+    ctx = view.item
+    assert ctx is not None
+    patterns = "; ".join(f"{p.id} ({p.name}, EARS {p.ears})" for p in plan.patterns)
+    out = client.structured(
+        "derive_requirements", DerivedOut,
+        "Derive safety requirements from the item. Each statement has exactly one 'shall' (or 应 in Chinese) in "
+        "an EARS shape; the ASIL is the item's, or a valid ISO 26262-9 decomposition written X(Y) together with "
+        "a requirement for the independence it depends on. Write in the item's language. Consider these "
+        f"patterns: {patterns or 'monitoring, reaction within the FTTI, redundancy, plausibility, warning, degradation'}.",
+        request, evidence_context(state, plan.spec.topic))
+    notes: list[str] = []
+    kept = []
+    for r in out.requirements:
+        if modal_count(r.statement, ctx.language) != 1:
+            notes.append(f"dropped a suggestion without exactly one binding modal verb: {r.statement[:80]!r}")
+            continue
+        kept.append(r)
+    asils = [r.asil or ctx.asil for r in kept]
+    if not asils_acceptable(asils, ctx.asil):
+        notes.append(f"the model's ASILs {', '.join(asils)} are neither inherited nor a valid decomposition of "
+                     f"{ctx.asil}; set to the inherited ASIL {ctx.asil}")
+        asils = [ctx.asil] * len(kept)
+    ids = new_ids(ctx.id, child_kind(kind_prefix(ctx.id)), view.ids, len(kept))
+    return [DerivedRequirement(i, r.title, r.statement, a, [ctx.id], _citations(r.citations), r.pattern, r.ears,
+                               r.rationale) for i, r, a in zip(ids, kept, asils)], notes
+
+
+def links_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[TraceLinkSuggestion], list[str]]:
+    parents, children = link_candidates(view)
+    menu = "\n".join([*(f"parent candidate {p.id}: {p.title} — {p.statement[:200]}" for p in parents),
+                      *(f"child candidate {c.id}: {c.title} — {c.statement[:200]}" for c in children)])
+    out = client.structured(
+        "suggest_trace_links", LinksOut,
+        "Suggest likely parents and children among the candidate items, and clauses from the context the item "
+        "should cite (target 'DOCUMENT CLAUSE'), each with a reason and a score between 0 and 1.",
+        f"{request}\n\nCandidate items:\n{menu or '- none'}", evidence_context(state, plan.spec.topic))
+    allowed = {"parent": {p.id: p for p in parents}, "child": {c.id: c for c in children}}
+    kept, notes = [], []
+    for link in out.links:
+        if link.relation == "cites":
+            ref = parse_clause_ref(link.target) or _split_target(link.target)
+            if ref is None or (ref.document, ref.clause) not in state.evidence:
+                notes.append(f"dropped a clause link to {link.target!r}: not among the clauses read")
+                continue
+            kept.append(TraceLinkSuggestion("cites", link.target, link.reason, link.score,
+                                            state.evidence[(ref.document, ref.clause)].title, _citations(link.citations)))
+        elif link.target in allowed[link.relation]:
+            kept.append(TraceLinkSuggestion(link.relation, link.target, link.reason, link.score,
+                                            allowed[link.relation][link.target].title, _citations(link.citations)))
+        else:
+            notes.append(f"dropped a {link.relation} link to {link.target!r}: not a candidate item")
+    return kept, notes
+
+
+def _split_target(target: str):
+    from ..model.clauses import ClauseRef
+
+    doc, _, clause = target.strip().rpartition(" ")
+    return ClauseRef(doc, None, clause.lstrip("§"), target) if doc and clause else None
+
+
+def rebut_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
+    ctx = view.item
+    assert ctx is not None
+    out = client.structured(
+        "suggest_rebuttals", RebuttalsOut,
+        "List ways the item could fail to hold (defeaters): unhandled failure modes, SOTIF triggering conditions, "
+        "violated assumptions, common-cause failures of redundant channels. Each needs a citation from the context.",
+        request, evidence_context(state, plan.spec.topic))
+    return [Rebuttal(r.category, r.statement, ctx.id, _citations(r.citations), mitigation=r.mitigation)
+            for r in out.rebuttals], []
+
+
+def answer_llm(client: LLMClient, question: str, plan: Plan, state: LoopState) -> Answer:
+    out = client.structured("answer_question", AnswerOut,
+                            "Answer the question from the context only, citing the clauses you use.",
+                            f"Question: {question}", evidence_context(state, question))
+    return Answer(out.answer, _citations(out.citations))

@@ -1,0 +1,95 @@
+"""What a request is about: the item and its neighbourhood, read once from the workspace.
+
+The pipeline (and the worker process) works on this snapshot instead of the live workspace, so a request
+sees one consistent state and can be serialised across the process boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..model.document import Item
+from ..workspace import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class ItemSummary:
+    """Another workspace item as the agent sees it (parents, children, link candidates)."""
+
+    id: str
+    kind: str
+    category: str
+    title: str
+    statement: str
+    asil: str = ""
+    path: str = ""
+    parents: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ItemContext:
+    """The item a suggestion is for, with everything the planner and the patterns fill in."""
+
+    id: str
+    kind: str
+    category: str
+    title: str
+    statement: str
+    language: str
+    asil: str = ""
+    path: str = ""
+    attributes: dict[str, str] = field(default_factory=dict)
+    clause_refs: tuple[str, ...] = ()
+    parents: tuple[ItemSummary, ...] = ()
+    children: tuple[ItemSummary, ...] = ()
+
+    @property
+    def safe_state(self) -> str:
+        return self.attributes.get("safe-state", "")
+
+    @property
+    def ftti(self) -> str:
+        return self.attributes.get("ftti", "")
+
+    @property
+    def allocated_to(self) -> str:
+        return self.attributes.get("allocated-to", "")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceView:
+    """The request's item plus every other item (for link candidates) and every defined ID (for new IDs)."""
+
+    item: ItemContext | None
+    items: tuple[ItemSummary, ...]
+    ids: frozenset[str]
+
+
+def summarise(ws: Workspace, item: Item) -> ItemSummary:
+    asil = item.attribute("asil")
+    return ItemSummary(item.id, item.kind, ws.category(item), item.title, item.statement.text,
+                       asil.value if asil else "", item.path, tuple(link.target for link in ws.parents(item)))
+
+
+def item_context(ws: Workspace, item: Item) -> ItemContext:
+    """The context of ``item``: its attributes by canonical key, clause references, parents and children."""
+    attributes: dict[str, str] = {}
+    for attr in item.attributes:
+        attributes.setdefault(attr.key, attr.value)
+    parents = tuple(summarise(ws, p) for p in (ws.item(link.target) for link in ws.parents(item)) if p is not None)
+    children = tuple(summarise(ws, c) for c in ws.children(item.id))
+    asil = item.attribute("asil")
+    return ItemContext(
+        id=item.id, kind=item.kind, category=ws.category(item), title=item.title, statement=item.statement.text,
+        language=item.language, asil=asil.value if asil else "", path=item.path, attributes=attributes,
+        clause_refs=tuple(str(ref) for ref in item.clause_refs), parents=parents, children=children,
+    )
+
+
+def workspace_view(ws: Workspace, item: Item | None) -> WorkspaceView:
+    return WorkspaceView(item_context(ws, item) if item is not None else None,
+                         tuple(summarise(ws, it) for it in ws.items()), frozenset(ws.all_ids()))

@@ -1,0 +1,233 @@
+"""The agent's worker process: ``python -m safereq.agent.worker``, spoken to in JSON lines over stdin/stdout.
+
+The language server starts it so that LlamaIndex, LanceDB and LLM calls never run on its request path. The
+worker keeps a mirror of the workspace (the server sends changed documents before each request), one
+:class:`Assistant` per index folder, and runs requests one at a time on a job thread while its main thread
+keeps reading, so a cancel arrives while a request runs.
+
+Messages to the worker (one JSON object per line)::
+
+    {"id": 1, "method": "configure", "params": {"index_dir": "...", "llm": {"baseUrl": "...", "model": "..."}}}
+    {"id": 2, "method": "sync", "params": {"documents": {"path": "text"}, "removed": ["path"]}}
+    {"id": 3, "method": "run", "params": {"task": "derive", "path": "...", "item": "FSR-1", "question": "",
+                                           "drop_unverified": true}}
+    {"method": "cancel", "params": {"id": 3}}
+    {"id": 4, "method": "ping"}            {"method": "shutdown"}
+
+Messages from the worker::
+
+    {"id": 3, "progress": {"message": "reading ISO 26262-9", "percentage": 20}}
+    {"id": 3, "result": {...SuggestionSet.to_json()...}}
+    {"id": 3, "error": {"kind": "cancelled" | "invalid" | "failed", "message": "..."}}
+
+The API key is read from the worker's environment (inherited from the server), never from a message.
+Anything a library prints goes to stderr: the protocol owns the real stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import sys
+import threading
+from pathlib import Path
+from typing import Any, TextIO
+
+log = logging.getLogger("safereq.agent.worker")
+
+MAX_LINE = 64 * 1024 * 1024
+
+
+class Worker:
+    """Protocol state: workspace mirror, settings, the job queue and the cancel tokens of queued/running jobs."""
+
+    def __init__(self, out: TextIO):
+        from ..workspace import Workspace
+
+        self._out = out
+        self._out_lock = threading.Lock()
+        self._ws_lock = threading.Lock()
+        self.workspace = Workspace()
+        self.index_dir: Path | None = None
+        self.llm_config: dict[str, Any] = {}
+        self._assistants: dict[str, Any] = {}
+        self._tokens: dict[Any, Any] = {}
+        self._jobs: queue.Queue[tuple[Any, dict[str, Any]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._job_loop, name="safereq-agent-job", daemon=True)
+        self._thread.start()
+
+    # -- output ----------------------------------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, ensure_ascii=False)
+        with self._out_lock:
+            self._out.write(line + "\n")
+            self._out.flush()
+
+    def error(self, msg_id: Any, kind: str, message: str) -> None:
+        self.send({"id": msg_id, "error": {"kind": kind, "message": message}})
+
+    # -- input -----------------------------------------------------------------------------------------
+    def handle_line(self, line: str) -> bool:
+        """Handle one message; False when the worker should exit."""
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            log.warning("ignored a line that is not JSON")
+            return True
+        if not isinstance(msg, dict):
+            return True
+        method, msg_id, params = msg.get("method"), msg.get("id"), msg.get("params") or {}
+        if not isinstance(params, dict):
+            self.error(msg_id, "invalid", "params must be an object")
+            return True
+        if method == "shutdown":
+            return False
+        if method == "cancel":
+            token = self._tokens.get(params.get("id"))
+            if token is not None:
+                token.cancel()
+            return True
+        if method == "ping":
+            self.send({"id": msg_id, "result": {"pong": True, "pid": os.getpid()}})
+        elif method == "configure":
+            self.configure(params)
+            self.send({"id": msg_id, "result": {"ok": True}})
+        elif method == "sync":
+            self.sync(params)
+            self.send({"id": msg_id, "result": {"documents": len(self.workspace.documents)}})
+        elif method == "run":
+            from .generate import CancelToken
+
+            self._tokens[msg_id] = CancelToken()
+            self._jobs.put((msg_id, params))
+        elif method == "warm":
+            self._jobs.put((msg_id, {"task": "warm"}))
+        else:
+            self.error(msg_id, "invalid", f"unknown method {method!r}")
+        return True
+
+    def configure(self, params: dict[str, Any]) -> None:
+        index = params.get("index_dir")
+        self.index_dir = Path(index) if isinstance(index, str) and index else None
+        llm = params.get("llm")
+        self.llm_config = dict(llm) if isinstance(llm, dict) else {}
+        self._assistants.clear()
+
+    def sync(self, params: dict[str, Any]) -> None:
+        documents = params.get("documents") or {}
+        removed = params.get("removed") or []
+        with self._ws_lock:
+            for path in removed if isinstance(removed, list) else []:
+                if isinstance(path, str):
+                    self.workspace.remove(path)
+            for path, text in documents.items() if isinstance(documents, dict) else []:
+                if isinstance(path, str) and isinstance(text, str):
+                    self.workspace.update(path, text)
+
+    # -- jobs ------------------------------------------------------------------------------------------
+    def assistant(self) -> Any:
+        key = str(self.index_dir or "")
+        if key not in self._assistants:
+            from .generate import LLMSettings
+            from .knowledge import open_source
+            from .pipeline import Assistant
+
+            source, note = open_source(self.index_dir)
+            self._assistants[key] = Assistant(source, LLMSettings.resolve(self.llm_config), note)
+        return self._assistants[key]
+
+    def _job_loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            msg_id, params = job
+            try:
+                if params.get("task") == "warm":
+                    self._warm()
+                    self.send({"id": msg_id, "result": {"ok": True}})
+                else:
+                    self.send({"id": msg_id, "result": self._run(msg_id, params)})
+            except Exception as exc:
+                self._report(msg_id, exc)
+            finally:
+                self._tokens.pop(msg_id, None)
+
+    def _warm(self) -> None:
+        from .documents import _li
+
+        _li()
+        self.assistant()
+
+    def _report(self, msg_id: Any, exc: Exception) -> None:
+        from .generate import Cancelled
+
+        if isinstance(exc, Cancelled):
+            self.error(msg_id, "cancelled", "cancelled")
+        elif isinstance(exc, (ValueError, LookupError)):
+            self.error(msg_id, "invalid", str(exc))
+        else:
+            log.exception("request %s failed", msg_id)
+            self.error(msg_id, "failed", f"{type(exc).__name__}: {exc}")
+
+    def _run(self, msg_id: Any, params: dict[str, Any]) -> dict[str, Any]:
+        from .context import workspace_view
+        from .pipeline import AgentRequest
+
+        token = self._tokens[msg_id]
+        token.raise_if_cancelled()
+        task = str(params.get("task", ""))
+        item_id = str(params.get("item", "") or "")
+        with self._ws_lock:
+            item = None
+            if item_id:
+                path = params.get("path")
+                defs = [d for d in self.workspace.definitions(item_id) if not path or d.path == path]
+                if not defs:
+                    raise LookupError(f"{item_id} is not defined in {path or 'the workspace'}")
+                item = defs[0]
+            view = workspace_view(self.workspace, item)
+        request = AgentRequest(task, view, str(params.get("question", "") or ""),
+                               max_hops=int(params.get("max_hops", 8)),
+                               drop_unverified=bool(params.get("drop_unverified", False)))
+
+        def progress(message: str, percentage: int) -> None:
+            self.send({"id": msg_id, "progress": {"message": message, "percentage": percentage}})
+
+        result = self.assistant().run(request, cancel=token, progress=progress)
+        return result.to_json(with_trace=True)
+
+    def close(self) -> None:
+        for token in list(self._tokens.values()):
+            token.cancel()
+        self._jobs.put(None)
+
+
+def main() -> int:
+    """Own the real stdout for the protocol; route fd 1 to stderr so stray prints cannot corrupt it."""
+    os.environ.setdefault("LANCE_LOG", "error")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    logging.basicConfig(level=os.environ.get("SAFEREQ_AGENT_LOG", "INFO"), stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    worker = Worker(proto)
+    stdin = sys.stdin.buffer
+    try:
+        while True:
+            raw = stdin.readline(MAX_LINE)
+            if not raw:
+                break
+            if not worker.handle_line(raw.decode("utf-8", errors="replace")):
+                break
+    finally:
+        worker.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
