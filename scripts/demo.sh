@@ -23,3 +23,6 @@ echo "== safereq check examples/"
 status=$?
 echo "(safereq check exits 1 when errors remain: the examples keep a few on purpose; exit status $status)"
 [ "$status" -le 1 ] || exit "$status"
+
+echo "== safereq derive examples/functional-safety-concept.md#FSR-2"
+"$SAFEREQ" derive examples/functional-safety-concept.md#FSR-2 || exit 1
