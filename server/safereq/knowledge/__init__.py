@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .types import ClauseText, DocumentInfo, Hit, IndexedFile, IndexReport, ProgressCallback, ProgressEvent
+from .types import (ClauseText, DocumentInfo, Hit, IndexCancelled, IndexedFile, IndexReport, ProgressCallback,
+                    ProgressEvent)
 
 if TYPE_CHECKING:
     from .base import KnowledgeBase
     from .config import KnowledgeConfig
 
-__all__ = ["ClauseText", "DocumentInfo", "Hit", "IndexReport", "IndexedFile", "KnowledgeBase", "ProgressCallback",
-           "ProgressEvent", "index", "open_knowledge_base"]
+__all__ = ["ClauseText", "DocumentInfo", "Hit", "IndexCancelled", "IndexReport", "IndexedFile", "KnowledgeBase",
+           "ProgressCallback", "ProgressEvent", "index", "open_knowledge_base"]
 
 
 def open_knowledge_base(index_dir=None, *, config: KnowledgeConfig | None = None, embedder="auto") -> KnowledgeBase:

@@ -6,7 +6,8 @@ cache is keyed by content hash), and replace the file's rows in one commit. A fi
 malformed PDF, …) is reported with a message and the run goes on; the index keeps its previous rows for it.
 
 Progress is reported through a callback (``ProgressEvent``), which the CLI draws as a bar on stderr and the
-language server turns into work-done progress.
+language server turns into work-done progress. The callback may raise :class:`IndexCancelled` to stop the run
+at the next file, PDF page or embedding batch (the language server's Cancel); what was written stays.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,7 +29,7 @@ from .ingest.catalogue_chunks import catalogue_chunks
 from .ingest.readers import SUPPORTED_SUFFIXES, source_kind
 from .manifest import load_manifest
 from .paths import corpora_dir
-from .types import IndexReport, ProgressCallback, ProgressEvent
+from .types import IndexCancelled, IndexReport, ProgressCallback, ProgressEvent
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,8 @@ class Indexer:
     def _emit(self, phase: str, done: int, total: int, message: str = "") -> None:
         try:
             self.progress(ProgressEvent(phase, done, total, message))
+        except IndexCancelled:
+            raise
         except Exception:  # noqa: BLE001 - a broken progress sink must not stop indexing
             log.debug("progress callback failed", exc_info=True)
 
@@ -135,6 +138,26 @@ class Indexer:
             self.store.delete_sources(stale)
             report.removed.extend(sorted(set(stale)))
         total = len(jobs)
+        try:
+            self._index_jobs(jobs, known, force, report)
+            self._emit("finish", total, total, "building the search index")
+            if report.indexed or report.removed or force:
+                self.store.finish()
+        except IndexCancelled:
+            # Every file written so far is complete (one commit each); full-text search also reads rows the
+            # search index does not cover yet, so skipping its rebuild loses nothing but speed.
+            report.cancelled = True
+            log.info("indexing cancelled after %d file(s)", len(report.indexed))
+        report.seconds = time.perf_counter() - started
+        try:
+            self._emit("done", total, total, "cancelled" if report.cancelled else "")
+        except IndexCancelled:
+            pass  # the run is over either way
+        return report
+
+    def _index_jobs(self, jobs: list[Job], known: dict[str, tuple[str, str]], force: bool,
+                    report: IndexReport) -> None:
+        total = len(jobs)
         for n, job in enumerate(jobs):
             self._emit("index", n, total, job.path.name)
             try:
@@ -143,7 +166,8 @@ class Indexer:
                 if not force and known.get(job.source) == (digest, CHUNKER_VERSION):
                     report.skipped.append(job.source)
                     continue
-                chunks, pages = chunk_job(job, data)
+                chunks, pages = chunk_job(job, data, lambda i, count, name=job.path.name:
+                                          self._emit("page", i, count, name))
                 rows, embedded, hits = self._rows(job, digest, chunks)
                 if rows:
                     self.store.write_source(job.source, rows)
@@ -163,12 +187,6 @@ class Indexer:
             report.embedded += embedded
             report.embed_cache_hits += hits
             report.pages += pages
-        self._emit("finish", total, total, "building the search index")
-        if report.indexed or report.removed or force:
-            self.store.finish()
-        report.seconds = time.perf_counter() - started
-        self._emit("done", total, total, "")
-        return report
 
     def _rows(self, job: Job, digest: str, chunks: list[Chunk]) -> tuple[list[dict], int, int]:
         from .ingest.chunker import DocumentMeta
@@ -210,13 +228,13 @@ class Indexer:
         return rows, embedded, len(chunks) - embedded
 
 
-def chunk_job(job: Job, data: bytes) -> tuple[list[Chunk], int]:
-    """The chunks of one job's file and its page count (0 when it has no pages)."""
+def chunk_job(job: Job, data: bytes, on_page: Callable[[int, int], None] | None = None) -> tuple[list[Chunk], int]:
+    """The chunks of one job's file and its page count (0 when it has no pages); ``on_page`` see chunk_source."""
     if job.kind == "catalogue":
         _meta, chunks = catalogue_chunks(job.path)
         return chunks, 0
     parsed = chunk_source(job.path, data, document=job.document, year=job.year, title=job.title,
-                          root_label=job.root_label)
+                          root_label=job.root_label, on_page=on_page)
     return parsed.chunks, parsed.pages
 
 

@@ -118,6 +118,14 @@ class ProgressEvent:
 ProgressCallback = Callable[[ProgressEvent], None]
 
 
+class IndexCancelled(Exception):
+    """Raised by a progress callback to stop an indexing run cleanly (the language server's Cancel button).
+
+    The run stops at the next file, PDF page or embedding batch; files already written stay (each is one
+    commit), the rest keep their previous version, and the report comes back with ``cancelled`` set.
+    """
+
+
 @dataclass(slots=True)
 class IndexReport:
     """What one ``index`` run did: files indexed, skipped (unchanged) and failed (with a message each)."""
@@ -131,3 +139,4 @@ class IndexReport:
     embed_cache_hits: int = 0
     pages: int = 0
     seconds: float = 0.0
+    cancelled: bool = False

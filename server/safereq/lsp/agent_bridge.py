@@ -1,17 +1,17 @@
-"""Where the suggestion agent plugs into the language server.
+"""Where the knowledge base and the suggestion agent plug into the language server's commands.
 
-The agent (knowledge base, LlamaIndex, an LLM) will run in a worker process so that typing never waits for
-it. Until it exists, its commands are announced, so clients can offer them, and answer with a clear
-"not available yet" error. The agent work replaces :func:`run` and keeps the same signature: it receives the
-session (documents, settings such as ``settings.llm`` and ``settings.corpora``) and the command arguments, and
-returns the command's JSON result (see client-vscode/src/protocol.ts for the shapes the extension expects).
+``safereq.indexKnowledgeBase`` runs in a thread of the server (:mod:`.indexing`); derive / suggest links /
+suggest rebuttals run in the agent's worker process (:mod:`.agent_actions`), so that typing never waits for
+either. Each receives the session (documents, settings such as ``settings.llm``, ``settings.index`` and
+``settings.corpora``) and the command arguments, and returns the command's JSON result (see
+client-vscode/src/protocol.ts for the shapes the extension expects).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import failed
+from .errors import invalid
 
 if TYPE_CHECKING:
     from .server import SafereqServer
@@ -26,12 +26,13 @@ API_KEY_ENV = "SAFEREQ_LLM_API_KEY"
 
 
 async def run(ls: SafereqServer, command: str, args: list[Any]) -> Any:
-    """Carry out one agent command: derive / suggest links / suggest rebuttals go to :mod:`.agent_actions`."""
+    """Carry out one knowledge-base or agent command."""
+    if command == INDEX_KNOWLEDGE_BASE:
+        from .indexing import index_knowledge_base
+
+        return await index_knowledge_base(ls, args)
     if command in (DERIVE_REQUIREMENTS, SUGGEST_TRACE_LINKS, SUGGEST_REBUTTALS):
         from .agent_actions import run_agent_command
 
         return await run_agent_command(ls, command, args)
-    raise failed(
-        f"{command} is not available yet in this version of the safereq language server: the knowledge-base "
-        "and suggestion agent is still being built. Checks, hovers, navigation and quick fixes work without it."
-    )
+    raise invalid(f"unknown command {command}")

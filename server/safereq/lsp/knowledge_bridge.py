@@ -4,7 +4,8 @@ never at start-up (LanceDB and pyarrow take seconds to import), and read with a 
 Until the index is open, or when none was built, hovers fall back to the shipped clause catalogue; the first
 clause hover after start-up therefore shows the catalogue and starts opening the index, and later hovers show
 the indexed clause text. Only reading is done here (no embedding model is loaded: resolving a clause needs
-none); indexing belongs to the agent worker.
+none); indexing is :mod:`.indexing`, which calls :meth:`KnowledgeReader.reload` after each run so that hovers
+read the new index (a first index, or a table rebuilt for another embedder, needs a fresh handle).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ READ_TIMEOUT = 0.5
 
 
 class KnowledgeReader:
-    """One index, opened lazily; states: closed → opening → open | failed (a new path starts over)."""
+    """One index, opened lazily; states: closed → opening → open | failed (a new path or a reload starts over)."""
 
     def __init__(self, on_open: Callable[[], None] | None = None) -> None:
         """``on_open`` is called on the event loop once an index has been opened (to update the status)."""
@@ -35,6 +36,7 @@ class KnowledgeReader:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
         self._path: Path | None = None
+        self._generation = 0  # bumped on every reset: an open that started before it is discarded
         self._state = "closed"
         self._kb = None
         self.error: str | None = None
@@ -43,7 +45,7 @@ class KnowledgeReader:
     def state(self) -> str:
         return self._state
 
-    def _open(self, path: Path) -> None:
+    def _open(self, path: Path, generation: int) -> None:
         os.environ.setdefault("LANCE_LOG", "error")  # Lance logs warnings on stderr otherwise
         try:
             from ..knowledge import open_knowledge_base
@@ -52,26 +54,41 @@ class KnowledgeReader:
         except Exception as exc:  # no index, a damaged one, a missing optional dependency
             log.warning("knowledge base at %s not opened: %s", path, exc)
             with self._lock:
-                if self._path == path:
+                if self._generation == generation:
                     self._state, self.error = "failed", str(exc)
             return
         with self._lock:
-            if self._path != path:
+            if self._generation != generation:
                 return
             self._kb, self._state = kb, "open"
         log.info("knowledge base opened: %s", path)
         if self._on_open is not None and self._loop is not None:
             self._loop.call_soon_threadsafe(self._on_open)
 
+    def _reset(self, path: Path) -> None:
+        """Forget the current handle (caller holds the lock)."""
+        self._path, self._state, self._kb, self.error = path, "closed", None, None
+        self._generation += 1
+
     def _ensure(self, path: Path) -> str:
         with self._lock:
             if self._path != path:
-                self._path, self._state, self._kb, self.error = path, "closed", None, None
+                self._reset(path)
             if self._state == "closed" and path.is_dir():
                 self._state = "opening"
                 self._loop = asyncio.get_running_loop()
-                threading.Thread(target=self._open, args=(path,), name="safereq-knowledge", daemon=True).start()
+                threading.Thread(target=self._open, args=(path, self._generation), name="safereq-knowledge",
+                                 daemon=True).start()
             return self._state
+
+    def reload(self, path: Path) -> None:
+        """The index at ``path`` was (re)built: drop the old handle and, if hovers have used the knowledge base
+        already, open the new one now (in the background), so the next clause hover reads it."""
+        with self._lock:
+            if self._path is None:
+                return  # never used: the first clause hover opens it
+            self._reset(path)
+        self._ensure(path)
 
     async def clause(self, path: Path, ref: ClauseRef) -> ClauseText | None:
         """The indexed text of the clause ``ref`` names, or None (index not open yet, absent, or too slow)."""

@@ -203,6 +203,11 @@ class SafereqServer(LanguageServer):
         from .status import METHOD, payload
 
         session = self._session
+        indexing = getattr(self, "_safereq_indexing", None)  # an indexing run (lsp/indexing.py) is under way
+        if state is None and indexing is not None:
+            from .indexing import status_message
+
+            state, message = "indexing", status_message(indexing)
         if state is None:
             if session is not None and session.config_error is not None:
                 state, message = "error", f"configuration error: {session.config_error}"

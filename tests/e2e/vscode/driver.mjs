@@ -312,9 +312,13 @@ async function main() {
       if (await cancel.isVisible()) {
         await page.locator('.notification-toast.notification-fade-in-done', { hasText: 'safereq:' }).first()
           .waitFor({ timeout: 5000 }).catch(() => {});
+        // For the README: wait until the server names a file ("x.pdf: page 3/106", "x.md (2/30)"), if it does.
+        await toast.filter({ hasText: /page \d+\/\d+|\(\d+\/\d+\)/ }).first().waitFor({ timeout: 10000 }).catch(() => {});
         await shot('e2e-index.png');
-        await cancel.click();
-        how = 'cancelled';
+        if (await cancel.isVisible()) {
+          await cancel.click();
+          how = 'cancelled';
+        }
       }
       await finished.waitFor({ state: 'visible', timeout: T });
       return `${how}: ${flat(await finished.innerText()).slice(0, 120)}`;

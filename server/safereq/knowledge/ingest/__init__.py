@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,9 +71,13 @@ def identify(path: Path, src: SourceText, document: str | None = None, title: st
 
 def chunk_source(path: Path, data: bytes | None = None, *, document: str | None = None,
                  year: str | None = None, title: str | None = None,
-                 root_label: str | None = None) -> ParsedSource:
-    """Chunks of one Markdown, text or PDF file. Raises :class:`IngestError` with a user-facing message."""
-    src = read_source(path, data)
+                 root_label: str | None = None, on_page: Callable[[int, int], None] | None = None) -> ParsedSource:
+    """Chunks of one Markdown, text or PDF file. Raises :class:`IngestError` with a user-facing message.
+
+    ``on_page(done, total)`` is called before each PDF page is read (the slow part), for progress and so that
+    a cancellation raised from it stops within a page.
+    """
+    src = read_source(path, data, on_page)
     if src.kind == "catalogue":
         raise IngestError(f"{path}: a YAML file is indexed only as part of a clause catalogue")
     meta = identify(path, src, document, title)

@@ -9,6 +9,7 @@ whose message is meant for the user, never a traceback.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,8 +70,9 @@ def decode_text(data: bytes, name: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_source(path: Path, data: bytes | None = None) -> SourceText:
-    """Read ``path`` (or its already-read bytes) as pages of text."""
+def read_source(path: Path, data: bytes | None = None,
+                on_page: Callable[[int, int], None] | None = None) -> SourceText:
+    """Read ``path`` (or its already-read bytes) as pages of text; ``on_page(done, total)`` before each PDF page."""
     kind = source_kind(path)
     if kind is None:
         raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; "
@@ -85,7 +87,7 @@ def read_source(path: Path, data: bytes | None = None) -> SourceText:
         except OSError as exc:
             raise IngestError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if kind == "pdf":
-        return _read_pdf(path, data)
+        return _read_pdf(path, data, on_page)
     text = decode_text(data, str(path))
     if kind == "text" and "\f" in text:
         pages = tuple(text.split("\f"))
@@ -95,7 +97,7 @@ def read_source(path: Path, data: bytes | None = None) -> SourceText:
     return SourceText(kind, (text,), False)
 
 
-def _read_pdf(path: Path, data: bytes) -> SourceText:
+def _read_pdf(path: Path, data: bytes, on_page: Callable[[int, int], None] | None = None) -> SourceText:
     """The text layer of every page, via pypdf (pure Python, so it installs everywhere)."""
     import io
 
@@ -127,6 +129,8 @@ def _read_pdf(path: Path, data: bytes) -> SourceText:
     pages: list[str] = []
     failed = 0
     for i in range(count):
+        if on_page is not None:
+            on_page(i, count)
         try:
             pages.append(reader.pages[i].extract_text() or "")
         except Exception:  # noqa: BLE001 - one broken page must not lose the document
