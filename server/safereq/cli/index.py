@@ -54,8 +54,9 @@ def _progress_bar():
             sys.stderr.flush()
             return
         width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 50))
-        filled = int(event.fraction * width) if event.phase == "index" else width
-        label = f"{event.done}/{event.total} files" if event.phase == "index" else event.phase
+        counted = {"index": "files", "page": "pages"}
+        filled = int(event.fraction * width) if event.phase in counted else width
+        label = f"{event.done}/{event.total} {counted[event.phase]}" if event.phase in counted else event.phase
         sys.stderr.write(f"\r\033[K[{'#' * filled}{'.' * (width - filled)}] {label}  {event.message[:40]}")
         sys.stderr.flush()
     return draw
