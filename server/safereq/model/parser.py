@@ -17,7 +17,7 @@ from .clauses import ClauseRef, find_clause_refs
 from .document import Attribute, Cell, Document, HaraRow, Item, Link, Problem, Segment, Text
 from .ids import ATX_HEADING_RE, ITEM_HEADING_RE, is_item_id, kind_prefix
 from .ranges import Span
-from .sections import front_matter_end, split_sections
+from .sections import front_matter_end, resplit_sections, split_sections
 from .vocabulary import Vocabulary
 
 _OTHER_SEPARATORS = frozenset("，、;；\t")
@@ -86,6 +86,7 @@ class SectionCache:
 
     vocabulary: Vocabulary
     by_text: dict[str, SectionResult] = field(default_factory=dict)
+    layout: list = field(default_factory=list)  # the sections (model.sections.Section) of the last parse
     # Items by (front matter, identities of their section results): unchanged items keep their identity
     # across parses, so per-item check results can be cached by identity.
     items: dict[tuple, Item] = field(default_factory=dict)
@@ -330,7 +331,12 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
 
     results: list[SectionResult] = []
     origin: dict[int, SectionResult] = {}  # id(shifted result) → the cached result it was moved from
-    for start, key in split_sections(text, fm_end):
+    if old_cache is not None and old_cache.layout and previous is not None and previous.text[:fm_end] == fm_key:
+        layout = resplit_sections(previous.text, old_cache.layout, text, fm_end)
+    else:
+        layout = split_sections(text, fm_end)
+    cache.layout = layout
+    for start, key, _offset in layout:
         cached = old_cache.by_text.get(key) if old_cache else None
         if cached is None:
             res = parse_section(key, start, vocab)

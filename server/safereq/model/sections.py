@@ -17,10 +17,11 @@ _FM_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
 class Section(NamedTuple):
-    """A section: first line number and its text (without the newline that ends its last line)."""
+    """A section: first line number, its text (without the newline that ends its last line), start offset."""
 
     line: int
     text: str
+    offset: int
 
 
 def front_matter_end(text: str) -> int:
@@ -34,16 +35,21 @@ def front_matter_end(text: str) -> int:
     return len(text) if nl < 0 else nl + 1
 
 
-def split_sections(text: str, start: int = 0) -> list[Section]:
-    """The sections of ``text`` from offset ``start`` (a line start) to the end."""
-    first_line = text.count("\n", 0, start)
+def split_sections(text: str, start: int = 0, end: int | None = None, first_line: int | None = None) -> list[Section]:
+    """The sections of ``text`` from offset ``start`` (a line start) to ``end`` (a line start, or the end).
+
+    ``first_line`` is the line number at ``start`` when the caller knows it.
+    """
+    end = len(text) if end is None else end
+    if first_line is None:
+        first_line = text.count("\n", 0, start)
     offsets = [start]
     lines = [first_line]
     line, pos = first_line, start
     fence: str | None = None
     # Offsets in ``"\n" + text`` are one more than in ``text``: a match at m.start() begins the line at
     # text offset m.start().
-    for m in _BOUNDARY_RE.finditer("\n" + text, start):
+    for m in _BOUNDARY_RE.finditer("\n" + text, start, end):
         at = m.start()
         f = m.group(1)
         if fence is not None:
@@ -59,8 +65,49 @@ def split_sections(text: str, start: int = 0) -> list[Section]:
         pos = at
         offsets.append(at)
         lines.append(line)
-    ends = [o - 1 for o in offsets[1:]] + [len(text)]
-    return [Section(n, text[a:b]) for n, a, b in zip(lines, offsets, ends)]
+    ends = [o - 1 for o in offsets[1:]] + [end if end == len(text) else end - 1]
+    return [Section(n, text[a:b], a) for n, a, b in zip(lines, offsets, ends)]
+
+
+def resplit_sections(old_text: str, old: list[Section], text: str, start: int) -> list[Section]:
+    """The sections of ``text`` from ``start``, given the sections ``old`` of the previous text.
+
+    Only the sections around the changed region are split again: sections before it (same text at the same
+    offset) are reused as they are, sections after it (same text at the offset moved by the change in
+    length) are reused with their offsets and lines moved. ``str.startswith`` at an offset compares without
+    copying, so finding the region costs one pass of memory comparison. Fenced code changes what a ``#``
+    means far from an edit, so a document with fences is split in full.
+    """
+    if not old or old[0].offset != start or "```" in text or "~~~" in text or "```" in old_text or "~~~" in old_text:
+        return split_sections(text, start)
+    n, size, delta = len(old), len(text), len(text) - len(old_text)
+
+    def intact(sec: Section, at: int, last: bool) -> bool:
+        end = at + len(sec.text)
+        return text.startswith(sec.text, at) and (end == size if last else text.startswith("\n", end))
+
+    k0 = 0
+    while k0 < n and intact(old[k0], old[k0].offset, k0 == n - 1):
+        k0 += 1
+    if k0 == n:
+        return old
+    # One section before the change too: editing a heading line changes where the previous section ends.
+    k0 = max(k0 - 1, 0)
+    k1 = n
+    while k1 - 1 > k0:
+        sec = old[k1 - 1]
+        at = sec.offset + delta
+        if not (at > 0 and text.startswith("\n", at - 1) and intact(sec, at, k1 == n)):
+            break
+        k1 -= 1
+    region_end = old[k1].offset + delta if k1 < n else size
+    middle = split_sections(text, old[k0].offset, region_end, old[k0].line)
+    tail = old[k1:]
+    if tail:
+        line_delta = text.count("\n", old[k0].offset, region_end) - old_text.count("\n", old[k0].offset, old[k1].offset)
+        if delta or line_delta:
+            tail = [Section(sec.line + line_delta, sec.text, sec.offset + delta) for sec in tail]
+    return old[:k0] + middle + tail
 
 
 def _rest_of_line(text: str, offset: int) -> str:

@@ -1,0 +1,54 @@
+"""Section splitting, and re-splitting only around an edit, must equal a full split."""
+
+import random
+
+import pytest
+
+from safereq.model.sections import resplit_sections, split_sections
+
+BASE = "# Title\n\nIntro.\n\n" + "".join(
+    f"## FSR-{i}: Title {i}\nThe function shall react within {i} ms.\n- ASIL: B\n\n" for i in range(1, 40)
+)
+
+
+def edits(text: str, rng: random.Random):
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    choice = rng.randrange(7)
+    if choice == 0:
+        lines[i] += " more"
+    elif choice == 1:
+        lines.insert(i, "")
+    elif choice == 2 and len(lines) > 1:
+        del lines[i]
+    elif choice == 3:
+        lines.insert(i, "## REQ-99: new heading")
+    elif choice == 4 and lines[i].startswith("#"):
+        lines[i] = lines[i].lstrip("#")  # a heading stops being one
+    elif choice == 5 and i + 1 < len(lines):
+        lines[i] = lines[i] + " " + lines.pop(i + 1)  # two lines joined
+    else:
+        lines[i] = "#" + lines[i]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_resplit_equals_a_full_split(seed):
+    rng = random.Random(seed)
+    text = BASE
+    sections = split_sections(text)
+    for _ in range(20):
+        new = edits(text, rng)
+        assert resplit_sections(text, sections, new, 0) == split_sections(new)
+        text, sections = new, split_sections(new)
+
+
+def test_fences_fall_back_to_a_full_split():
+    text = "## A-1: x\n```\n## B-1: in code\n```\n## C-1: y\n"
+    new = text.replace("```\n## B", "## B", 1)
+    assert resplit_sections(text, split_sections(text), new, 0) == split_sections(new)
+
+
+def test_sections_skip_fenced_headings():
+    text = "## A-1: x\n```\n## B-1: in code\n```\n## C-1: y\n"
+    assert [s.line for s in split_sections(text)] == [0, 4]
