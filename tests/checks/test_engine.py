@@ -70,3 +70,120 @@ def test_a_failing_rule_is_recorded_and_the_others_still_report(monkeypatch):
     findings = checker.check(ws)
     assert "modal/non-standard-verb" in {f.rule for f in findings}
     assert checker.failures == {"modal/missing": "RuntimeError: boom"}
+
+
+def _counting(monkeypatch, rule: str):
+    """Replace ``rule``'s item and document parts by counting wrappers; returns the two call lists."""
+    from safereq.checks import registry
+
+    original = registry.checks()
+    check = original[rule]
+    item_calls: list[str] = []
+    doc_calls: list[str] = []
+
+    def item_fn(ctx, item):
+        item_calls.append(item.id)
+        return check.item_fn(ctx, item)
+
+    def doc_fn(ctx, doc):
+        doc_calls.append(doc.path)
+        return check.fn(ctx, doc)
+
+    patched = dict(original)
+    patched[rule] = registry.Check(rule, "document", doc_fn, item_fn)
+    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    return item_calls, doc_calls
+
+
+def test_item_parts_are_cached_with_their_items(monkeypatch):
+    item_calls, doc_calls = _counting(monkeypatch, "asil/sec-mismatch")
+    ws = Workspace()
+    checker = Checker()
+    ws.update("reqs.md", REQS)
+    checker.check(ws)
+    assert len(item_calls) == 29 and doc_calls == ["reqs.md"]
+    item_calls.clear(), doc_calls.clear()
+    ws.update("reqs.md", REQS.replace("torque 5 quickly", "torque 5 within 10 ms"))
+    checker.check(ws)
+    assert item_calls == ["FSR-5"] and doc_calls == ["reqs.md"]  # the HARA-row part reads the document again
+    item_calls.clear(), doc_calls.clear()
+    ws.update("reqs.md", "\n\n" + ws.documents["reqs.md"].text)  # every item moves: findings move with them
+    checker.check(ws)
+    assert item_calls == [] and doc_calls == ["reqs.md"]
+
+
+def test_a_failing_item_part_is_recorded_and_the_others_still_report(monkeypatch):
+    from safereq.checks import registry
+
+    def broken(ctx, item):
+        raise ValueError("bad item")
+
+    original = registry.checks()
+    patched = dict(original)
+    patched["asil/invalid-value"] = registry.Check("asil/invalid-value", "document", original["asil/invalid-value"].fn,
+                                                   broken)
+    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    ws = Workspace()
+    ws.update("reqs.md", REQS)
+    checker = Checker()
+    assert "modal/non-standard-verb" in {f.rule for f in checker.check(ws)}
+    assert checker.failures == {"asil/invalid-value": "ValueError: bad item"}
+
+
+DOCS = {
+    "a.md": "# A\n\n## SG-1: Goal\nThe car shall stop.\n- ASIL: D\n\n## FSR-1: First\nThe ECU shall brake.\n- ASIL: B\n"
+            "- Derived from: SG-1\n",
+    "b.md": "# B\n\n## FSR-1: Duplicate\nThe ECU shall warn.\n- ASIL: D\n- Derived from: SG-1\n\n"
+            "## FSR-2: Child\nThe ECU shall hold.\n- ASIL: C\n- Derived from: FSR-1, FSR-9\n",
+    "c.md": "| ID | Hazardous event | S | E | C | ASIL | Safety goal |\n|---|---|---|---|---|---|---|\n"
+            "| HE-1 | Loss | S3 | E4 | C3 | D | SG-1 |\n",
+    # Enough other IDs that a one-document change takes the update path rather than a new assembly.
+    "z.md": "".join(f"## TSR-{n}: Filler\nThe ECU shall wait.\n- ASIL: B\n- Derived from: FSR-2\n" for n in range(60)),
+}
+STEPS = [
+    ("a.md", lambda t: t.replace("## FSR-1: First\nThe ECU shall brake.\n- ASIL: B\n- Derived from: SG-1\n", "")),
+    ("b.md", lambda t: "\n\n" + t),
+    ("a.md", lambda t: t + "\n## FSR-9: Late\nThe ECU shall log.\n- ASIL: D(B)\n- Derived from: SG-1\n"),
+    ("c.md", None),
+    ("b.md", lambda t: t.replace("- ASIL: C", "- ASIL: A")),
+    ("d.md", lambda t: "## SG-1: Earlier goal elsewhere\nThe car shall go.\n- ASIL: QM\n"),
+    ("0.md", lambda t: "## FSR-2: Defined first here\nThe ECU shall idle.\n- ASIL: B\n- Derived from: SG-1\n"),
+    ("a.md", lambda t: t.replace("## SG-1: Goal", "## SG-3: Goal")),
+    ("0.md", lambda t: t.replace("FSR-2", "FSR-7")),
+]
+
+
+def test_the_trace_graph_updated_document_by_document_equals_a_fresh_one(monkeypatch):
+    from safereq.workspace import graph as graph_module
+    from safereq.workspace.graph import trace_graph
+
+    updates = []
+    reassemble = graph_module._reassemble
+    monkeypatch.setattr(graph_module, "_reassemble", lambda *a: updates.append(1) or reassemble(*a))
+
+    def view(ws):
+        graph = trace_graph(ws)
+        place = lambda item: (item.path, item.heading_span.start_line)  # noqa: E731
+        return ({i: place(it) for i, it in graph.first.items()}, dict(graph.asil_by_id),
+                {place(it): graph.asil_of(it) for it in graph.items}, graph.defined_ids(), graph.row_ids(),
+                graph.ids_in("safety-requirement"), graph.target_ids("derived-from"), graph.link_keys())
+
+    ws = Workspace()
+    checker = Checker()
+    docs = dict(DOCS)
+    for path, text in docs.items():
+        ws.update(path, text)
+    checker.check(ws)
+    for path, edit in STEPS:
+        if edit is None:
+            del docs[path]
+            ws.remove(path)
+        else:
+            docs[path] = edit(docs.get(path, ""))
+            ws.update(path, docs[path])
+        fresh = Workspace()
+        for p, t in docs.items():
+            fresh.update(p, t)
+        assert view(ws) == view(fresh), path
+        assert checker.check(ws) == Checker().check(fresh), path
+    assert len(updates) == len(STEPS)  # each step took the document-by-document path

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from safereq.checks.io import all_rule_infos
 from safereq.checks.registry import checks, rule_infos
 from safereq.data import rules_dir
@@ -40,3 +42,26 @@ def test_the_rule_index_in_docs_is_up_to_date():
     result = subprocess.run([sys.executable, str(root / "scripts" / "gen_rule_index.py"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+# -- item parts of document-scope rules ------------------------------------------------------------------
+SPLIT_RULES = ("asil/invalid-value", "asil/invalid-class", "asil/incomplete-classification", "asil/sec-mismatch")
+
+
+def test_split_rules_have_an_item_part_and_a_document_part():
+    for rid in SPLIT_RULES:
+        check = checks()[rid]
+        assert check.scope == "document" and check.fn is not None and check.item_fn is not None, rid
+    assert all(c.item_fn is None for c in checks().values() if c.rule not in SPLIT_RULES)
+
+
+def test_an_item_part_needs_a_document_rule_of_the_same_id(monkeypatch):
+    from safereq.checks import registry
+
+    monkeypatch.setattr(registry, "_CHECKS", dict(registry._CHECKS))
+    monkeypatch.setattr(registry, "_ITEM_PARTS", dict(registry._ITEM_PARTS))
+    registry.item_part("trace/orphan")(lambda ctx, item: ())  # an item-scope rule: no document part to join
+    with pytest.raises(RuntimeError, match="needs a document check"):
+        registry.checks.__wrapped__()
+    with pytest.raises(RuntimeError, match="registered twice"):
+        registry.item_part("trace/orphan")(lambda ctx, item: ())

@@ -272,3 +272,28 @@ def test_cached_results_match_a_fresh_check_through_a_series_of_edits():
         seen.update(f[0] for f in got)
     assert seen >= {"asil/decomposition-scheme", "asil/goal-below-hazard", "asil/lower-than-parent",
                     "trace/cycle", "trace/dangling-link", "trace/uncovered-hazard"}
+
+
+def test_suggestions_narrowed_in_one_batch_equal_a_search_of_every_id(monkeypatch):
+    """Many dangling links are matched against all IDs at once (rapidfuzz cdist) to narrow the search;
+    the suggestions must be exactly those of a search of every ID, ties and scores at the cut-off included."""
+    from safereq.checks import trace
+
+    ids = [f"FSR-{a}-{n:03d}" for a in ("AB", "AC", "XY") for n in range(0, 400, 7)] + ["TSR-AB-7", "SG-1", "FSR-1"]
+    defs = "".join(f"\n## {i}: Item\nThe unit shall act.\n\n- ASIL: B\n- Derived from: SG-1\n" for i in ids)
+    # Near misses (one or two characters off), IDs whose best score is exactly 70, and IDs close to nothing.
+    links = ["FSR-AB-008", "FSR-AC-70", "FSR-XY-0077", "fsr-ab-014", "FSR-A-021", "TSR-AB-070", "SG-11", "FSR-11",
+             "FSR-ZZ-999", "QQQ-1", "FSR-AB-0", "FSR-XY-39", "FSR-AC-3990", "SG-X-12", "FSR-AB-14", "TSR-A-7",
+             "FSR-AC-00", "FSR-XY-1", "FSR-AB-2", "FSR-ABC-028", "FSR-AB-0280", "FSR-ZB-035", "FSR-AC-049", "F-AB-7",
+             "FSR-1-AB", "SG-1X"]
+    refs = "".join(f"\n## TSR-{k}: Ref\nThe unit shall act.\n\n- ASIL: B\n- Derived from: {t}\n" for k, t in enumerate(links))
+    assert len(links) >= trace.BATCH_TARGETS
+
+    def suggestions(batch: int) -> list[tuple[str, tuple]]:
+        monkeypatch.setattr(trace, "BATCH_TARGETS", batch)
+        ws = _ws(goals=GOAL + defs, refs=refs)
+        return [(f.message, f.fixes) for f in _found(ws, "trace/dangling-link")]
+
+    narrowed, searched = suggestions(1), suggestions(10**9)
+    assert narrowed == searched and len(narrowed) >= 20  # "fsr-ab-014" is malformed rather than dangling
+    assert sum("did you mean" in message for message, _ in narrowed) >= len(links) // 2

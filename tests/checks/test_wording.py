@@ -185,3 +185,22 @@ def test_the_examples_raise_exactly_the_intended_findings(repo_root: Path):
         ("FSR-6", "wording/placeholder", "TBD"),
         ("FSR-ZH-3", "modal/non-standard-verb", "必须"),
     ]
+
+
+def test_placeholder_patterns_skip_only_statements_they_cannot_match(monkeypatch):
+    """The placeholder patterns are searched only in statements holding a character a match can start with;
+    the shortcut must find exactly what a search of every statement finds."""
+    from safereq.checks import word_lists
+
+    texts = ["The ECU shall stop within ?? ms.", "The ECU shall stop [TBD].", "系统应在？？毫秒内停止。",
+             "The ECU shall log <value>.", "The ECU shall send {{signal}}.", "The ECU shall stop within 10 ms.",
+             "Is it [ok]? The ECU shall < 5 V {x}", "系统应在【待定】毫秒内停止。"]
+    for language in ("en", "zh"):
+        lex = word_lists.Lexicon(language, ())
+        assert lex.pattern_starts["placeholders"] is not None  # the shipped patterns all allow the shortcut
+        plain = word_lists.Lexicon(language, ())
+        plain.pattern_starts = {name: None for name in plain.patterns}
+        for text in texts:
+            assert lex.entries(text) == plain.entries(text), text
+    assert word_lists.first_chars(r"\?{2,}|\[x\]") == frozenset("?[")
+    assert word_lists.first_chars("tbd") is None and word_lists.first_chars(r"\d+") is None  # letters, classes

@@ -1,6 +1,7 @@
 """ASIL rules: values, determination from S/E/C, inheritance along "Derived from", decomposition, goals.
 
-Values and S/E/C are checked per document (they depend on nothing else). Inheritance, decomposition and
+Values and S/E/C depend on nothing else: an item's are checked by the rule's item part (cached with the
+item), the HARA rows' by its document part. Inheritance, decomposition and
 goal-versus-hazard rules need the whole workspace and run on every change, so they read the trace graph
 (workspace.graph): ASIL values by ID and per-document lists of the items that matter, with results kept
 while no ASIL changes. The facts behind each finding (workspace.facts) are the ones the hover explains;
@@ -9,11 +10,12 @@ document text is read only to build a fix.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import chain
 
-from ..model.document import Cell, Document, HaraRow, Item
+from ..model.document import Attribute, Cell, Document, HaraRow, Item
 from ..model.ranges import Span
 from ..workspace import Workspace
 from ..workspace.asil import (
@@ -27,7 +29,7 @@ from ..workspace.facts import (
 from ..workspace.graph import Inheriting, TraceGraph, trace_graph
 from .engine import CheckContext
 from .findings import Edit, Finding, Fix, Related
-from .registry import document_check, workspace_check
+from .registry import document_check, item_part, workspace_check
 
 SEC_KEYS = ("severity", "exposure", "controllability")
 ASIL_CATEGORIES = ("safety-goal", "safety-requirement")
@@ -71,15 +73,16 @@ def _empty_cell_span(doc: Document, cell: Cell) -> Span:
 
 
 # -- values -----------------------------------------------------------------------------------------------
+@item_part("asil/invalid-value")
+def invalid_item_value(ctx: CheckContext, item: Item) -> list[Finding]:
+    return [ctx.finding("asil/invalid-value", item.path, attr.value_span if attr.value else attr.span,
+                        f"ASIL of {item.id}: {problem}; write QM, A, B, C, D or a decomposed ASIL such as B(D)")
+            for attr in item.attributes if attr.key == "asil" and (problem := asil_problem(attr.value)) is not None]
+
+
 @document_check("asil/invalid-value")
 def invalid_value(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
     rule = "asil/invalid-value"
-    for item in doc.items:
-        for attr in item.attributes:
-            if attr.key == "asil" and (problem := asil_problem(attr.value)) is not None:
-                span = attr.value_span if attr.value else attr.span
-                yield ctx.finding(rule, doc.path, span,
-                                  f"ASIL of {item.id}: {problem}; write QM, A, B, C, D or a decomposed ASIL such as B(D)")
     for row in doc.hara_rows:
         cell = row.cells.get("asil")
         if cell is None:
@@ -114,16 +117,19 @@ def _class_fixes(path: str, span: Span, kind: str, text: str) -> list[Fix]:
     return [_replace(path, span, value, f"Write {value}", safe=lossless)]
 
 
+@item_part("asil/invalid-class")
+def invalid_item_class(ctx: CheckContext, item: Item) -> list[Finding]:
+    return [ctx.finding(
+                "asil/invalid-class", item.path, attr.value_span,
+                f"'{excerpt(attr.value)}' is not a {attr.key} class ({item.id}): use {_class_range(attr.key)}",
+                fixes=_class_fixes(item.path, attr.value_span, attr.key, attr.value))
+            for attr in item.attributes
+            if attr.key in SEC_KEYS and attr.value.strip() and class_index(attr.key, attr.value) is None]
+
+
 @document_check("asil/invalid-class")
 def invalid_class(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
     rule = "asil/invalid-class"
-    for item in doc.items:
-        for attr in item.attributes:
-            if attr.key in SEC_KEYS and attr.value.strip() and class_index(attr.key, attr.value) is None:
-                yield ctx.finding(
-                    rule, doc.path, attr.value_span,
-                    f"'{excerpt(attr.value)}' is not a {attr.key} class ({item.id}): use {_class_range(attr.key)}",
-                    fixes=_class_fixes(doc.path, attr.value_span, attr.key, attr.value))
     for row in doc.hara_rows:
         for kind in SEC_KEYS:
             cell = row.cells.get(kind)
@@ -134,18 +140,33 @@ def invalid_class(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
                     fixes=_class_fixes(doc.path, cell.span, kind, cell.text))
 
 
+def _sec_attributes(item: Item) -> dict[str, Attribute]:
+    """The item's first severity, exposure and controllability attributes by key (none, for most items)."""
+    found: dict[str, Attribute] = {}
+    for attr in item.attributes:
+        if attr.key in SEC_KEYS and attr.key not in found:
+            found[attr.key] = attr
+    return found
+
+
+@item_part("asil/incomplete-classification")
+def incomplete_item_classification(ctx: CheckContext, item: Item) -> list[Finding]:
+    given = _sec_attributes(item)
+    if not given:
+        return []
+    present = [k for k, a in given.items() if a.value.strip()]
+    if len(present) == 3:
+        return []
+    first = next(given[k] for k in SEC_KEYS if k in given)
+    missing = ", ".join(k for k in SEC_KEYS if k not in present)
+    return [ctx.finding("asil/incomplete-classification", item.path, first.span,
+                        f"{item.id} gives only part of its classification (missing: {missing}); "
+                        f"the ASIL follows from severity, exposure and controllability together")]
+
+
 @document_check("asil/incomplete-classification")
 def incomplete_classification(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
     rule = "asil/incomplete-classification"
-    for item in doc.items:
-        given = {k: item.attribute(k) for k in SEC_KEYS}
-        present = [k for k, a in given.items() if a is not None and a.value.strip()]
-        written = [a for a in given.values() if a is not None]
-        if written and len(present) < 3:
-            missing = ", ".join(k for k in SEC_KEYS if k not in present)
-            yield ctx.finding(rule, doc.path, written[0].span,
-                              f"{item.id} gives only part of its classification (missing: {missing}); "
-                              f"the ASIL follows from severity, exposure and controllability together")
     for row in doc.hara_rows:
         missing = [k for k in SEC_KEYS if row.cells.get(k) is None or not row.cells[k].text.strip()]
         if missing:
@@ -154,17 +175,23 @@ def incomplete_classification(ctx: CheckContext, doc: Document) -> Iterator[Find
                               f"cannot be determined ({determination_clause()})")
 
 
+@item_part("asil/sec-mismatch")
+def item_sec_mismatch(ctx: CheckContext, item: Item) -> list[Finding]:
+    if len(_sec_attributes(item)) < 3:
+        return []
+    sec = sec_classes(item)
+    attr = item.attribute("asil")
+    if sec is None or sec.asil is None or attr is None or asil_problem(attr.value) is not None:
+        return []
+    stated = parse_asil(attr.value)
+    assert stated is not None
+    if str(stated) == sec.asil:
+        return []
+    return [_mismatch(ctx, item.path, attr.value_span, item.id, stated, str(sec), sec.asil)]
+
+
 @document_check("asil/sec-mismatch")
 def sec_mismatch(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
-    for item in doc.items:
-        sec = sec_classes(item)
-        attr = item.attribute("asil")
-        if sec is None or sec.asil is None or attr is None or asil_problem(attr.value) is not None:
-            continue
-        stated = parse_asil(attr.value)
-        assert stated is not None
-        if str(stated) != sec.asil:
-            yield _mismatch(ctx, doc.path, attr.value_span, item.id, stated, str(sec), sec.asil)
     for row in doc.hara_rows:
         cell = row.cells.get("asil")
         computed = _row_computed(row)
@@ -188,23 +215,41 @@ def _mismatch(ctx: CheckContext, path: str, span: Span, what: str, stated: AsilV
 
 
 # -- missing ASIL -----------------------------------------------------------------------------------------
+# The fix of asil/missing adds a line written like the item's last attribute. For an item with attributes
+# that edit depends only on the item (its own lines) and the value, so it is kept while the item lives on:
+# after an edit elsewhere, the item's document need not be split again to rebuild it.
+_INSERTS: weakref.WeakKeyDictionary[Workspace, dict[int, tuple[Item, str, Edit]]] = weakref.WeakKeyDictionary()
+
+
 @workspace_check("asil/missing")
-def missing(ctx: CheckContext) -> Iterator[Finding]:
+def missing(ctx: CheckContext) -> list[Finding]:
     ws = ctx.workspace
     graph = trace_graph(ws)
+    kept = _INSERTS.get(ws, {})
+    inserts: dict[int, tuple[Item, str, Edit]] = {}
+    out = []
     for item in chain.from_iterable(graph.without_asil(c) for c in ASIL_CATEGORIES):
         value = inherited_asil(ws, item)
         kind = _kind_name(ws, item)
         if value is None:
-            yield ctx.finding("asil/missing", item.path, item.id_span,
-                              f"{item.id} is a {kind} with no ASIL: add an 'ASIL:' attribute")
+            out.append(ctx.finding("asil/missing", item.path, item.id_span,
+                                   f"{item.id} is a {kind} with no ASIL: add an 'ASIL:' attribute"))
             continue
         source, related = _inheritance_source(ws, item)
-        edit = _insert_attribute(ws, item, "ASIL", str(value))
-        yield ctx.finding(
+        text = str(value)
+        hit = kept.get(id(item))
+        if hit is not None and hit[0] is item and hit[1] == text:
+            edit = hit[2]
+        else:
+            edit = _insert_attribute(ws, item, "ASIL", text, _lines(ctx, ws.documents[item.path]))
+        if item.attributes:
+            inserts[id(item)] = (item, text, edit)
+        out.append(ctx.finding(
             "asil/missing", item.path, item.id_span,
             f"{item.id} is a {kind} with no ASIL: add 'ASIL: {value}' ({source})",
-            fixes=[Fix(f"Add 'ASIL: {value}'", (edit,))], related=related)
+            fixes=[Fix(f"Add 'ASIL: {value}'", (edit,))], related=related))
+    _INSERTS[ws] = inserts
+    return out
 
 
 def _inheritance_source(ws: Workspace, item: Item) -> tuple[str, list[Related]]:
@@ -222,11 +267,21 @@ def _inheritance_source(ws: Workspace, item: Item) -> tuple[str, list[Related]]:
     return (f"determined by {sec} ({determination_clause()})", [])
 
 
-def _insert_attribute(ws: Workspace, item: Item, key: str, value: str) -> Edit:
+def _lines(ctx: CheckContext, doc: Document) -> list[str]:
+    """The document's lines, split once per run however many fixes read them (a large document takes
+    milliseconds to split)."""
+    key = ("asil/lines", doc.path)
+    hit = ctx.memo.get(key)
+    if hit is None or hit[0] is not doc:
+        hit = ctx.memo[key] = (doc, doc.text.split("\n"))
+    return hit[1]
+
+
+def _insert_attribute(ws: Workspace, item: Item, key: str, value: str, lines: list[str]) -> Edit:
     """An edit adding ``key: value`` as a new attribute line after the item's last one, written like the
-    attributes around it (list marker, bold key, separator); without attributes, after the statement."""
+    attributes around it (list marker, bold key, separator); without attributes, after the statement.
+    ``lines`` are the lines of the item's document."""
     doc = ws.documents[item.path]
-    lines = doc.text.split("\n")
     model = item.attributes[-1] if item.attributes else next((a for it in doc.items for a in it.attributes), None)
     if model is not None:
         line = lines[model.key_span.start_line]
@@ -250,22 +305,21 @@ def _insert_attribute(ws: Workspace, item: Item, key: str, value: str) -> Edit:
 
 
 # -- inheritance and decomposition ------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Inheritance:
-    """The inheritance problems of one run: requirements below a parent, decomposed ASILs whose bracket
-    names none of their parents' ASILs."""
-
-    lower: list[tuple[Item, AsilValue, list[tuple[Item, AsilValue]]]]  # item, value, demanding parents
-    wrong_original: list[tuple[Item, AsilValue, list[tuple[Item, AsilValue]]]]  # item, value, parents
-
-
 def _inheritance_problems(entries: tuple[Inheriting, ...], asil_by_id: dict[str, AsilValue | None]) -> list[tuple]:
     """One document's inheritance problems as (kind, item, value, [(parent ID, parent value)]): kind is
     ``lower`` (demanding parents) or ``original`` (all valued parents). Depends only on its arguments, so
     the trace graph can keep the result while the document and every ID's ASIL stay the same."""
     out: list[tuple] = []
+    get = asil_by_id.get
     for item, value, parent_ids in entries:
-        valued = [(pid, pv) for pid in parent_ids if (pv := asil_by_id.get(pid)) is not None]
+        if len(parent_ids) == 1 and value.original is None:
+            # The common case, one parent and a plain ASIL, without building lists: a document's entries are
+            # all read again after any edit that moves its items.
+            pv = get(parent_ids[0])
+            if pv is not None and rank(pv.level) > rank(value.level):
+                out.append(("lower", item, value, [(parent_ids[0], pv)]))
+            continue
+        valued = [(pid, pv) for pid in parent_ids if (pv := get(pid)) is not None]
         if not valued:
             continue
         if value.decomposed:
@@ -280,35 +334,57 @@ def _inheritance_problems(entries: tuple[Inheriting, ...], asil_by_id: dict[str,
     return out
 
 
-def _inheritance(ctx: CheckContext) -> _Inheritance:
-    key = "asil/inheritance"
-    if key in ctx.memo:
-        return ctx.memo[key]
+def _wrong_originals(ctx: CheckContext) -> list[tuple[Item, AsilValue, list[tuple[Item, AsilValue]]]]:
+    """Decomposed ASILs whose bracket names none of their parents' ASILs: (item, value, [(parent, value)])."""
     graph = trace_graph(ctx.workspace)
-    result = _Inheritance([], [])
-    for kind, item, value, parents in graph.per_document("asil/inheritance", _inheritance_problems):
-        resolved = [(graph.first[pid], pv) for pid, pv in parents]
-        (result.lower if kind == "lower" else result.wrong_original).append((item, value, resolved))
-    ctx.memo[key] = result
-    return result
+    return [(item, value, [(graph.first[pid], pv) for pid, pv in parents])
+            for kind, item, value, parents in graph.per_document("asil/inheritance", _inheritance_problems)
+            if kind == "original"]
+
+
+# Findings of asil/lower-than-parent by problem: the trace graph keeps a document's problems (the same tuples)
+# while the document and every ASIL stay the same, and a finding also depends on where its parents are, so
+# it is reused while each parent is still the same item. After an edit, only the edited document's
+# problems and those of children of items that moved are built again.
+_LOWER: weakref.WeakKeyDictionary[Workspace, dict[int, tuple]] = weakref.WeakKeyDictionary()
 
 
 @workspace_check("asil/lower-than-parent")
-def lower_than_parent(ctx: CheckContext) -> Iterator[Finding]:
-    for item, value, demanding in _inheritance(ctx).lower:
+def lower_than_parent(ctx: CheckContext) -> list[Finding]:
+    ws = ctx.workspace
+    graph = trace_graph(ws)
+    severity = ctx.severities["asil/lower-than-parent"]
+    kept = _LOWER.get(ws, {})
+    now: dict[int, tuple] = {}
+    out = []
+    for problem in graph.per_document("asil/inheritance", _inheritance_problems):
+        if problem[0] != "lower":
+            continue
+        hit = kept.get(id(problem))
+        if (hit is not None and hit[0] is problem and hit[1] is severity
+                and all(graph.first.get(pid) is parent for pid, parent in hit[2])):
+            now[id(problem)] = hit
+            out.append(hit[3])
+            continue
+        _kind, item, value, parents = problem
+        demanding = [(graph.first[pid], pv) for pid, pv in parents]
         top, top_value = max(demanding, key=lambda e: (rank(e[1].level), not e[1].decomposed))
         related = [Related(p.path, _asil_span(p), f"{p.id} is ASIL {pv}") for p, pv in demanding]
-        yield ctx.finding(
+        finding = ctx.finding(
             "asil/lower-than-parent", item.path, _asil_span(item),
             f"{item.id} is ASIL {value} but it is derived from {top.id}, which is ASIL {top_value}: a derived "
             f"requirement inherits its parent's ASIL unless the ASIL is decomposed ({decomposition_clause()})",
             fixes=[_replace(item.path, _asil_span(item), str(top_value), f"Raise the ASIL to {top_value}")],
             related=related)
+        now[id(problem)] = (problem, severity, [(pid, p) for (pid, _pv), (p, _v) in zip(parents, demanding)], finding)
+        out.append(finding)
+    _LOWER[ws] = now
+    return out
 
 
 @workspace_check("asil/decomposition-original")
 def decomposition_original(ctx: CheckContext) -> Iterator[Finding]:
-    for item, value, parents in _inheritance(ctx).wrong_original:
+    for item, value, parents in _wrong_originals(ctx):
         top, top_value = max(parents, key=lambda e: rank(e[1].effective))
         span = _asil_span(item)
         related = [Related(top.path, _asil_span(top), f"{top.id} is ASIL {top_value}")]

@@ -10,17 +10,18 @@ anywhere before the response, since Chinese puts adverbial clauses before the ve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..data import load_rules_yaml
 from ..model.document import Item
+from .analysis import analysed
 from .engine import CheckContext
 from .findings import Finding
 from .modal_verbs import main_verb, modal_verbs
 from .registry import item_check
-from .statements import first_key, sentence_at, source_span, statement_of, word_positions
+from .statements import first_key, sentence_at, source_span, word_positions
 
 ROLES = {"event": "trigger", "state": "precondition", "unwanted": "trigger", "optional": "feature"}
 
@@ -259,15 +260,13 @@ def classify_ears(text: str, language: str) -> EarsClass:
 
 
 @item_check("ears/no-pattern")
-def no_pattern(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    text = statement_of(ctx, item)
-    if text is None:
-        return
-    if main_verb(modal_verbs(text, item.language)) is None:
-        return  # modal/missing reports it; without a modal verb no pattern can be told
-    cls = classify_ears(text, item.language)
+def no_pattern(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or main_verb(a.plain_verbs) is None:
+        return ()  # modal/missing reports it; without a modal verb no pattern can be told
+    cls = classify_ears(a.text, item.language)
     if cls.pattern != "none":
-        return
-    start, end = cls.reason_span or (0, len(text))
-    yield ctx.finding("ears/no-pattern", item.path, source_span(item.statement, start, end),
-                      f"{item.id} fits no EARS pattern: {cls.reason}")
+        return ()
+    start, end = cls.reason_span or (0, len(a.text))
+    return [ctx.finding("ears/no-pattern", item.path, source_span(item.statement, start, end),
+                        f"{item.id} fits no EARS pattern: {cls.reason}")]

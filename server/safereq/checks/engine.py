@@ -21,7 +21,7 @@ from ..model.ranges import Span
 from ..workspace import Workspace
 from .config import Config
 from .findings import Edit, Finding, Fix, Related, Severity
-from .registry import Check, RuleInfo, checks, rule_infos
+from .registry import CheckFn, RuleInfo, checks, rule_infos
 
 _log = logging.getLogger(__name__)
 
@@ -70,13 +70,20 @@ class Checker:
             if sev is not None:
                 self.severities[rid] = sev
         active = [c for rid, c in checks().items() if rid in self.severities]
-        self._by_scope: dict[str, list[Check]] = {s: [c for c in active if c.scope == s] for s in ("item", "document", "workspace")}
+        # (rule, function) per scope; a document-scope rule's item part runs, and is cached, with the item checks.
+        self._item_fns: list[tuple[str, CheckFn]] = [(c.rule, c.fn) for c in active if c.scope == "item"]
+        self._item_fns += [(c.rule, c.item_fn) for c in active if c.scope == "document" and c.item_fn is not None]
+        self._document_fns = [(c.rule, c.fn) for c in active if c.scope == "document"]
+        self._workspace_fns = [(c.rule, c.fn) for c in active if c.scope == "workspace"]
         self._item_cache: dict[str, tuple[Document, dict[int, tuple[Item, list[Finding]]]]] = {}
         self._doc_cache: dict[str, tuple[Document, list[Finding]]] = {}
-        self._signatures: dict[str, tuple[Document, tuple]] = {}
+        # path -> (document, id(item) -> (item, signature), the comparable signature)
+        self._signatures: dict[str, tuple[Document, dict[int, tuple[Item, tuple]], tuple]] = {}
         # Rules that raised, with the error: shown by the CLI and logged by the language server.
         self.failures: dict[str, str] = {}
-        self._workspace_result: tuple[dict[str, tuple], list[Finding]] | None = None
+        self._workspace_result: tuple[dict[str, tuple], list[Finding], dict[str, list[Finding]]] | None = None
+        # path -> (local findings, workspace findings of the path, both merged and sorted)
+        self._sorted: dict[str, tuple[list[Finding], list[Finding], list[Finding]]] = {}
 
     @property
     def rules(self) -> dict[str, RuleInfo]:
@@ -93,57 +100,74 @@ class Checker:
         old = self._item_cache.get(doc.path)
         old_items = old[1] if old else {}
         moved = getattr(doc.sections, "moved", {})
-        per_item: dict[int, tuple[Item, list[Finding]]] = {}
-        out: list[Finding] = []
-        for item in doc.items:
-            hit = old_items.get(id(item))
-            if hit is not None and hit[0] is item:
-                found = hit[1]
-            elif (was := moved.get(id(item))) and (hit := old_items.get(id(was[0]))) and hit[0] is was[0]:
-                found = [_moved(f, was[1]) for f in hit[1]]
+        # The old cache keeps its items alive, so an id found in it is the same (unchanged) item. Looking
+        # all items up at C speed and visiting only the others keeps a one-item edit of a large document cheap.
+        keys = list(map(id, doc.items))
+        hits = list(map(old_items.get, keys))
+        for k in [k for k, hit in enumerate(hits) if hit is None]:
+            item = doc.items[k]
+            if (was := moved.get(keys[k])) and (old_hit := old_items.get(id(was[0]))) and old_hit[0] is was[0]:
+                hits[k] = (item, [_moved(f, was[1]) for f in old_hit[1]])
             else:
-                found = [f for check in self._by_scope["item"] for f in self._run(check, ctx, item)]
-            per_item[id(item)] = (item, found)
-            out.extend(found)
-        for check in self._by_scope["document"]:
-            out.extend(self._run(check, ctx, doc))
+                hits[k] = (item, self._check_item(ctx, item))
+        per_item = dict(zip(keys, hits))
+        out = [f for hit in hits if hit[1] for f in hit[1]]
+        for rule, fn in self._document_fns:
+            out.extend(self._run(rule, fn, ctx, doc))
         self._item_cache[doc.path] = (doc, per_item)
         self._doc_cache[doc.path] = (doc, out)
         return out
 
-    def _run(self, check: Check, *args: Any) -> list[Finding]:
+    def _check_item(self, ctx: CheckContext, item: Item) -> list[Finding]:
+        """Every item-scope finding of one item: all functions in one pass (a cold check makes tens of
+        thousands of these calls), and again one by one, isolating the failure, if some rule raises."""
+        try:
+            return [f for _rule, fn in self._item_fns for f in fn(ctx, item)]
+        except Exception:
+            return [f for rule, fn in self._item_fns for f in self._run(rule, fn, ctx, item)]
+
+    def _run(self, rule: str, fn: CheckFn, *args: Any) -> list[Finding]:
         """Run one check; a rule that fails is logged and recorded, and the other rules still report."""
         try:
-            return list(check.fn(*args))
+            return list(fn(*args))
         except Exception as exc:  # a bug in one rule must not hide every other finding
-            _log.exception("rule %s failed", check.rule)
-            self.failures[check.rule] = f"{type(exc).__name__}: {exc}"
+            _log.exception("rule %s failed", rule)
+            self.failures[rule] = f"{type(exc).__name__}: {exc}"
             return []
 
     def _signature(self, doc: Document) -> tuple:
-        """What workspace-scope rules may read of a document; equal signatures give equal findings."""
+        """What workspace-scope rules may read of a document; equal signatures give equal findings.
+
+        Kept per parse of the document, so comparing the workspace's signatures after an edit costs a
+        look-up per unchanged document (the same tuple compares equal by identity) and real work only for
+        the document that changed; within it, unchanged items reuse their signature.
+        """
         cached = self._signatures.get(doc.path)
         if cached is not None and cached[0] is doc:
-            return cached[1]
-        old = {id(item): sig for item, sig in (cached[1][0] if cached else ())}
-        items = tuple(
-            (item, old.get(id(item)) or (item.id, item.kind, item.level, item.heading_span, item.end_line,
-                                         tuple(item.attributes)))
-            for item in doc.items
-        )
+            return cached[2]
+        old = cached[1] if cached else {}
+        keys = list(map(id, doc.items))
+        hits = list(map(old.get, keys))  # an id found belongs to the same item: the old entry keeps it alive
+        for k in [k for k, hit in enumerate(hits) if hit is None]:
+            item = doc.items[k]
+            hits[k] = (item, (item.id, item.kind, item.level, item.heading_span, item.end_line, tuple(item.attributes)))
+        by_id = dict(zip(keys, hits))
         rows = tuple((tuple(r.cells.items()), r.span) for r in doc.hara_rows)
-        sig = (items, rows)
-        self._signatures[doc.path] = (doc, sig)
-        return sig
+        comparable = (tuple(sig for _item, sig in hits), rows)
+        self._signatures[doc.path] = (doc, by_id, comparable)
+        return comparable
 
-    def _workspace_findings(self, ctx: CheckContext, ws: Workspace) -> list[Finding]:
-        signatures = {path: self._signature(doc) for path, doc in ws.documents.items()}
-        comparable = {path: (tuple(s for _item, s in sig[0]), sig[1]) for path, sig in signatures.items()}
+    def _workspace_findings(self, ctx: CheckContext, ws: Workspace) -> dict[str, list[Finding]]:
+        """Workspace-scope findings by path (each path's in the order the rules reported them)."""
+        comparable = {path: self._signature(doc) for path, doc in ws.documents.items()}
         if self._workspace_result is not None and self._workspace_result[0] == comparable:
-            return self._workspace_result[1]
-        found = [f for check in self._by_scope["workspace"] for f in self._run(check, ctx)]
-        self._workspace_result = (comparable, found)
-        return found
+            return self._workspace_result[2]
+        found = [f for rule, fn in self._workspace_fns for f in self._run(rule, fn, ctx)]
+        by_path: dict[str, list[Finding]] = {}
+        for f in found:
+            by_path.setdefault(f.path, []).append(f)
+        self._workspace_result = (comparable, found, by_path)
+        return by_path
 
     def check(self, ws: Workspace, paths: Iterable[str] | None = None) -> list[Finding]:
         """Findings for ``paths`` (default: every document), sorted by path, line, column and rule."""
@@ -152,12 +176,20 @@ class Checker:
             self._doc_cache.pop(gone, None)
             self._item_cache.pop(gone, None)
             self._signatures.pop(gone, None)
+            self._sorted.pop(gone, None)
         ctx = self._context(ws)
+        local = {path: self._local(ctx, ws.documents[path]) for path in sorted(wanted) if path in ws.documents}
+        workspace = self._workspace_findings(ctx, ws)
         findings: list[Finding] = []
+        # Findings sort by path first, so each path's are sorted on their own and kept while neither its
+        # local nor its workspace findings changed: an edit re-sorts one document's findings, not all.
         for path in sorted(wanted):
-            doc = ws.documents.get(path)
-            if doc is not None:
-                findings.extend(self._local(ctx, doc))
-        findings.extend(f for f in self._workspace_findings(ctx, ws) if f.path in wanted)
-        findings.sort(key=Finding.sort_key)
+            mine, theirs = local.get(path, _NONE), workspace.get(path, _NONE)
+            kept = self._sorted.get(path)
+            if kept is None or kept[0] is not mine or kept[1] is not theirs:
+                kept = self._sorted[path] = (mine, theirs, sorted(mine + theirs, key=Finding.sort_key))
+            findings.extend(kept[2])
         return findings
+
+
+_NONE: list[Finding] = []

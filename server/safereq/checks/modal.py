@@ -1,30 +1,25 @@
 """Modal-verb rules: a requirement statement states exactly one obligation, with "shall" (Chinese 应).
 
 Applies to the statements of requirements, safety requirements and safety goals (see statements.py). The
-scan of a statement's modal verbs (modal_verbs.py) is cached, so the five rules share one pass.
+scan of a statement's modal verbs (modal_verbs.py) is part of its shared analysis (analysis.py), so the
+rules share one pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..model.document import Item
+from .analysis import analysed
 from .engine import CheckContext
 from .findings import Edit, Finding, Fix, Related
-from .modal_verbs import ModalVerb, modal_verbs
+from .modal_verbs import ModalVerb
 from .registry import item_check
 from .statement_split import split_edit
 from .statements import source_span, statement_of
 
 EMPTY_CATEGORIES = ("requirement", "safety-requirement")
-
-
-def _verbs(ctx: CheckContext, item: Item, text: str) -> tuple[ModalVerb, ...]:
-    key = ("modal", "not-modal", item.language)
-    extra = ctx.memo.get(key)
-    if extra is None:
-        extra = ctx.memo[key] = tuple(ctx.config.extra_words(item.language, "not-modal"))
-    return modal_verbs(text, item.language, extra)
+_PERMISSION = frozenset({"permission"})
 
 
 def _shall(item: Item) -> str:
@@ -39,27 +34,25 @@ def _replace_fix(item: Item, verb: ModalVerb, *, safe: bool) -> list[Fix]:
 
 
 @item_check("modal/non-standard-verb")
-def non_standard_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    text = statement_of(ctx, item)
-    if text is None:
-        return
-    for verb in _verbs(ctx, item, text):
-        if verb.role == "obligation":
-            yield ctx.finding(
+def non_standard_verb(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or "obligation" not in a.roles:
+        return ()
+    return [ctx.finding(
                 "modal/non-standard-verb", item.path, source_span(item.statement, verb.start, verb.end),
                 f"'{verb.word}' expresses the obligation of {item.id} in a non-standard way: "
                 f"write '{verb.replacement}', the binding modal verb of requirements",
                 fixes=_replace_fix(item, verb, safe=True))
+            for verb in a.verbs if verb.role == "obligation"]
 
 
 @item_check("modal/non-binding-verb")
 def non_binding_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    text = statement_of(ctx, item)
-    if text is None:
+    a = analysed(ctx, item)
+    if a is None or "non-binding" not in a.roles:
         return
-    verbs = _verbs(ctx, item, text)
-    has_binding = any(v.role == "binding" for v in verbs)
-    for verb in verbs:
+    has_binding = bool(a.binding)
+    for verb in a.verbs:
         if verb.role != "non-binding":
             continue
         if verb.word.lower() == "will" and has_binding:
@@ -72,14 +65,11 @@ def non_binding_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
 
 
 @item_check("modal/multiple")
-def multiple(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    text = statement_of(ctx, item)
-    if text is None:
-        return
-    verbs = _verbs(ctx, item, text)
-    binding = [v for v in verbs if v.role == "binding"]
-    if len(binding) < 2:
-        return
+def multiple(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or len(a.binding) < 2:
+        return ()
+    text, verbs, binding = a.text, a.verbs, a.binding
     first, rest = binding[0], binding[1:]
     span = source_span(item.statement, rest[0].start, rest[0].end)
     fixes = []
@@ -89,37 +79,32 @@ def multiple(ctx: CheckContext, item: Item) -> Iterator[Finding]:
         fixes.append(Fix("Split into two sentences", (Edit(item.path, source_span(item.statement, start, end), new_text),),
                          safe=False))
     word = _shall(item)
-    yield ctx.finding(
+    return [ctx.finding(
         "modal/multiple", item.path, span,
         f"{item.id} states {len(binding)} obligations ('{word}' {len(binding)} times): split it into "
         f"{len(binding)} requirements, one '{word}' each, so each can be traced and verified on its own",
         fixes=fixes,
-        related=[Related(item.path, source_span(item.statement, first.start, first.end), f"first '{first.word}'")])
+        related=[Related(item.path, source_span(item.statement, first.start, first.end), f"first '{first.word}'")])]
 
 
 @item_check("modal/missing")
-def missing(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    text = statement_of(ctx, item)
-    if text is None:
-        return
-    verbs = _verbs(ctx, item, text)
-    if any(v.modal for v in verbs):
-        return
+def missing(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or not a.roles <= _PERMISSION:  # a verb of any other role states the requirement
+        return ()
     word = _shall(item)
-    permits = [v.word for v in verbs if v.role == "permission"]
+    permits = [v.word for v in a.verbs if v.role == "permission"]
     hint = f" ('{permits[0]}' only permits)" if permits else ""
-    yield ctx.finding(
+    return [ctx.finding(
         "modal/missing", item.path, item.statement.span,
-        f"{item.id} has no binding modal verb{hint}: state the requirement as '<system> {word} <response>'")
+        f"{item.id} has no binding modal verb{hint}: state the requirement as '<system> {word} <response>'")]
 
 
 @item_check("modal/empty")
-def empty(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    if ctx.workspace.category(item) not in EMPTY_CATEGORIES:
-        return
-    if item.statement and item.statement.text.strip():
-        return
-    yield ctx.finding(
+def empty(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    if ctx.workspace.category(item) not in EMPTY_CATEGORIES or statement_of(ctx, item) is not None:
+        return ()  # statement_of reads every statement of these categories, so None means an empty one
+    return [ctx.finding(
         "modal/empty", item.path, item.id_span,
         f"{item.id} has a title but no statement: write the requirement under its heading as one sentence "
-        f"with '{_shall(item)}'")
+        f"with '{_shall(item)}'")]

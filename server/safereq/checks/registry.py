@@ -3,12 +3,17 @@
 Rules are data first: id, default severity, whether enabled by default, a one-line summary and a
 documentation page live in rules/checks/<family>.yaml and rules/docs/<family>-<name>.md. A family module binds a function to each id
 with one of the decorators below. ``tests/checks/test_registry.py`` keeps the two sides in step.
+
+A document-scope rule whose findings are mostly about single items (an item's ASIL value, its S/E/C
+classes) and partly about the document (its HARA rows) registers both halves: ``item_part`` for the
+per-item half, which the engine runs and caches like an item check, and ``document_check`` for the rest,
+which runs on every change of the document.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import import_module
 
@@ -44,12 +49,16 @@ class RuleInfo:
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """A rule's function; a document-scope rule may add ``item_fn``, its per-item part (see ``item_part``)."""
+
     rule: str
     scope: str
     fn: CheckFn
+    item_fn: CheckFn | None = None
 
 
 _CHECKS: dict[str, Check] = {}
+_ITEM_PARTS: dict[str, CheckFn] = {}
 
 
 def _register(scope: str, rule_id: str) -> Callable[[CheckFn], CheckFn]:
@@ -70,6 +79,22 @@ def item_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
 def document_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
     """``fn(ctx, document)``: depends only on one document."""
     return _register("document", rule_id)
+
+
+def item_part(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    """``fn(ctx, item)``: the findings of a document-scope rule that are about one item and depend on it only.
+
+    The engine runs it with the item checks and caches its findings with the item, so an edit elsewhere in a
+    large document does not re-read every item; the rule's ``document_check`` function then reports only what
+    is not about a single item (HARA rows). One item part per rule, and only for a document-scope rule.
+    """
+    def wrap(fn: CheckFn) -> CheckFn:
+        if rule_id in _ITEM_PARTS:
+            raise RuntimeError(f"item part of rule {rule_id} registered twice")
+        _ITEM_PARTS[rule_id] = fn
+        return fn
+
+    return wrap
 
 
 def workspace_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
@@ -94,4 +119,10 @@ def checks() -> dict[str, Check]:
     """Every check function, by rule id (importing the family modules registers them)."""
     for family in FAMILIES:
         import_module(f"{__package__}.{family}")
-    return dict(_CHECKS)
+    out = dict(_CHECKS)
+    for rule_id, fn in _ITEM_PARTS.items():
+        check = out.get(rule_id)
+        if check is None or check.scope != "document":
+            raise RuntimeError(f"item part of rule {rule_id} needs a document check of the same rule")
+        out[rule_id] = replace(check, item_fn=fn)
+    return out

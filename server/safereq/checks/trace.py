@@ -3,8 +3,10 @@ links to the wrong kind of item and hazardous events no safety goal covers.
 
 All but two rules need the whole workspace and run on every change. They read the trace graph
 (workspace.graph), which is reassembled from per-document parts, and narrow the links to look at with set
-operations on IDs (undefined targets, targets of a suspicious kind); nothing is re-parsed. Spelling suggestions for dangling links are the one costly part and
-are cached while the set of IDs is unchanged.
+operations on IDs (undefined targets, targets of a suspicious kind); nothing is re-parsed. Spelling
+suggestions for dangling links are the one costly part: they are cached while the set of IDs is unchanged,
+and a cold check scores all undefined targets against all IDs in one batch to narrow each search. Dangling
+links are found, and reported, per document, kept while the document and the set of IDs stay the same.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 
-from ..model.document import Document, Item
+from ..model.document import Item
 from ..model.ids import is_item_id, kind_prefix
 from ..model.ranges import Span
 from ..workspace import Workspace
@@ -23,7 +25,7 @@ from ..workspace.facts import sec_classes
 from ..workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
 from .engine import CheckContext
 from .findings import Edit, Finding, Fix, Related
-from .registry import document_check, item_check, workspace_check
+from .registry import item_check, workspace_check
 
 # The kind categories a link under each key is expected to reach (used to rank spelling suggestions).
 EXPECTED = {"derived-from": ("safety-goal", "safety-requirement", "requirement", "claim"),
@@ -50,36 +52,67 @@ def _kind_name(ws: Workspace, item: Item) -> str:
 # -- dangling and malformed links -------------------------------------------------------------------------
 @dataclass(eq=False)
 class _Suggestions:
-    """Spelling suggestions by (target, key), valid for one set of IDs under one vocabulary."""
+    """Spelling suggestions by (target, key), valid for one set of IDs under one vocabulary; ``pools`` are,
+    per target, the IDs that may score at least the cut-off (all IDs when absent)."""
 
     id_set: set[str]
     ids: list[str]  # sorted, so that ties between equally close IDs break the same way every run
     vocabulary: object
     by_target: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    pools: dict[str, list[str]] = field(default_factory=dict)
 
 
 _SUGGESTIONS: weakref.WeakKeyDictionary[Workspace, _Suggestions] = weakref.WeakKeyDictionary()
+# From this many targets without suggestions on, their pools are narrowed with one matrix of scores
+# (rapidfuzz cdist, whose batch scoring is several times faster per pair than a search per target, but
+# which costs a numpy import); below it each target is searched among all IDs.
+BATCH_TARGETS = 24
+_MATRIX_CELLS = 4_000_000  # scores per cdist call (16 MB of float32), so memory stays bounded
 
 
-def _suggest(ctx: CheckContext, target: str, key: str, exclude: str | None) -> list[str]:
-    """The defined IDs closest to ``target``, best first: IDs of the kind the key expects, then of the
-    same prefix, then by similarity (rapidfuzz ratio)."""
-    ws = ctx.workspace
+def _suggestions(ctx: CheckContext) -> _Suggestions:
     cache = ctx.memo.get("trace/suggestions")
     if cache is None:
+        ws = ctx.workspace
         ids = trace_graph(ws).defined_ids()
         cache = _SUGGESTIONS.get(ws)
         if cache is None or cache.vocabulary is not ws.vocabulary or cache.id_set != ids:
             cache = _Suggestions(set(ids), sorted(ids), ws.vocabulary)
             _SUGGESTIONS[ws] = cache
         ctx.memo["trace/suggestions"] = cache
+    return cache
+
+
+def _narrow(cache: _Suggestions, targets: list[str]) -> None:
+    """Fill ``cache.pools`` for ``targets``: the IDs (in sorted order) whose ratio to the target may reach
+    the cut-off, a small superset of those that do. The exact search then runs on the pool and finds what
+    it would find among all IDs, ties included, since the pool keeps the IDs' order."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    ids = cache.ids
+    rows = max(1, _MATRIX_CELLS // max(1, len(ids)))
+    floor = SUGGESTION_CUTOFF - 0.01  # float32 scores: a margin far above their rounding error
+    for k in range(0, len(targets), rows):
+        chunk = targets[k:k + rows]
+        scores = process.cdist(chunk, ids, scorer=fuzz.ratio, dtype=np.float32)
+        for target, row in zip(chunk, scores):
+            cache.pools[target] = [ids[i] for i in np.flatnonzero(row >= floor).tolist()]
+
+
+def _suggest(ctx: CheckContext, target: str, key: str, exclude: str | None) -> list[str]:
+    """The defined IDs closest to ``target``, best first: of the 12 most similar (rapidfuzz ratio), IDs of
+    the kind the key expects, then of the same prefix, then by similarity."""
+    ws = ctx.workspace
+    cache = _suggestions(ctx)
     hit = cache.by_target.get((target, key))
     if hit is None:
         from rapidfuzz import fuzz, process
 
         prefix = kind_prefix(target)
         expected = EXPECTED.get(key, ())
-        scored = process.extract(target, cache.ids, scorer=fuzz.ratio, limit=12, score_cutoff=SUGGESTION_CUTOFF)
+        pool = cache.pools.get(target, cache.ids)
+        scored = process.extract(target, pool, scorer=fuzz.ratio, limit=12, score_cutoff=SUGGESTION_CUTOFF)
 
         def order(entry: tuple[str, float, int]) -> tuple:
             cand, score, _ = entry
@@ -93,40 +126,57 @@ def _suggest(ctx: CheckContext, target: str, key: str, exclude: str | None) -> l
 
 
 @workspace_check("trace/dangling-link")
-def dangling_link(ctx: CheckContext) -> Iterator[Finding]:
+def dangling_link(ctx: CheckContext) -> list[Finding]:
     graph = trace_graph(ctx.workspace)
-    defined = graph.defined_ids()
-    dangling = [site for key in graph.link_keys() for site in graph.sites(key, outside=defined)]
-    for site in sorted(dangling, key=lambda s: (s.path, s.link.span)):
-        target = site.link.target
-        exclude = site.source.id if site.source is not None else None
-        options = _suggest(ctx, target, site.key, exclude)
-        hint = f"; did you mean {' or '.join(options)}?" if options else ": define it or correct the link"
-        fixes = [Fix(f"Change to {cand}", (Edit(site.path, site.link.span, cand),), safe=False) for cand in options]
-        yield ctx.finding("trace/dangling-link", site.path, site.link.span,
-                          f"'{site.raw_key}' of {_holder(site)} names {excerpt(target)}, which is not defined in the workspace{hint}",
-                          fixes=fixes)
+    cache = _suggestions(ctx)
+    defined = cache.id_set  # the same as graph.defined_ids(); the cache stands for it
+
+    def dangling(path: str, links: dict[str, dict[str, tuple[LinkSite, ...]]]) -> list[LinkSite]:
+        found = [site for by_target in links.values() for target in by_target.keys() - defined
+                 for site in by_target[target]]
+        found.sort(key=lambda s: s.link.span)
+        return found
+
+    # Per document, kept while the document and the defined IDs (and this rule's severity) stay the same.
+    sites = graph.per_document_links("trace/dangling-link", cache, dangling)
+    pending = sorted({s.link.target for s in sites if (s.link.target, s.key) not in cache.by_target}
+                     - cache.pools.keys())
+    if len(pending) >= BATCH_TARGETS:
+        _narrow(cache, pending)
+    token = (cache, ctx.severities["trace/dangling-link"])
+    return graph.per_document_links("trace/dangling-link findings", token,
+                                    lambda path, links: [_dangling(ctx, site) for site in dangling(path, links)])
 
 
-@document_check("trace/malformed-link")
-def malformed_link(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
-    for item in doc.items:
-        for attr in item.attributes:
-            for link in attr.links:
-                if link.valid:
-                    continue
-                fixes = []
-                upper = link.target.upper()
-                joined = "-".join(upper.split())
-                if is_item_id(upper):
-                    fixes.append(Fix(f"Write {upper}", (Edit(doc.path, link.span, upper),)))
-                elif is_item_id(joined):
-                    fixes.append(Fix(f"Write {joined}", (Edit(doc.path, link.span, joined),), safe=False))
-                yield ctx.finding(
-                    "trace/malformed-link", doc.path, link.span,
-                    f"'{excerpt(link.target)}' under '{attr.raw_key}' of {item.id} is not an item ID, so it links nowhere: "
-                    f"list IDs separated by commas (e.g. SG-1, FSR-2) and put prose under Rationale",
-                    fixes=fixes)
+def _dangling(ctx: CheckContext, site: LinkSite) -> Finding:
+    target = site.link.target
+    exclude = site.source.id if site.source is not None else None
+    options = _suggest(ctx, target, site.key, exclude)
+    hint = f"; did you mean {' or '.join(options)}?" if options else ": define it or correct the link"
+    fixes = [Fix(f"Change to {cand}", (Edit(site.path, site.link.span, cand),), safe=False) for cand in options]
+    return ctx.finding("trace/dangling-link", site.path, site.link.span,
+                       f"'{site.raw_key}' of {_holder(site)} names {excerpt(target)}, which is not defined in the workspace{hint}",
+                       fixes=fixes)
+
+
+@item_check("trace/malformed-link")
+def malformed_link(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    for attr in item.attributes:
+        for link in attr.links:
+            if link.valid:
+                continue
+            fixes = []
+            upper = link.target.upper()
+            joined = "-".join(upper.split())
+            if is_item_id(upper):
+                fixes.append(Fix(f"Write {upper}", (Edit(item.path, link.span, upper),)))
+            elif is_item_id(joined):
+                fixes.append(Fix(f"Write {joined}", (Edit(item.path, link.span, joined),), safe=False))
+            yield ctx.finding(
+                "trace/malformed-link", item.path, link.span,
+                f"'{excerpt(link.target)}' under '{attr.raw_key}' of {item.id} is not an item ID, so it links nowhere: "
+                f"list IDs separated by commas (e.g. SG-1, FSR-2) and put prose under Rationale",
+                fixes=fixes)
 
 
 # -- identity and structure -------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ _NUMBER_RE = re.compile(r"(?<![A-Za-z0-9_.\-:§])\d+(?:\.\d+)?")
 _UNIT_SYMBOL = "%％°µμΩ′″'\"/‰℃"
 _RANGE_TAIL = re.compile(r"\s*(?:and|or|to|[-–—~～至到])\s*\d")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_DECIMAL_AFTER = re.compile(r"\.\d")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 class _Compiled:
@@ -84,7 +86,7 @@ def _is_quantity(text: str, start: int, end: int, context: str) -> bool:
     number = text[start:end]
     if float(number) == 0:
         return False  # zero needs no unit to be exact
-    if re.match(r"\.\d", text[end:end + 2]) or text[end:end + 1].isdigit():
+    if _DECIMAL_AFTER.match(text, end) or text[end:end + 1].isdigit():
         return False  # a version or clause number (2.3.1)
     if _YEAR.fullmatch(number) and context.lower() in ("after", "before", "by", "since", "until", "in", "在", "于"):
         return False
@@ -106,5 +108,5 @@ def _has_unit(c: _Compiled, text: str, end: int) -> bool:
         return False
     if rest[0].isalpha():
         return True  # written together: 100ms
-    word = re.match(r"[^\W\d_]+", stripped)
+    word = _LETTERS.match(stripped)
     return word is not None and word.group(0) not in c.not_units

@@ -28,6 +28,9 @@ LIST_NAMES = (
 _OTHER_LISTS = ("not-units", "units", "window-markers")
 # Lists a Chinese statement also takes from the English data (Latin placeholders appear in Chinese text).
 _SHARED_WITH_ZH = ("placeholders", "placeholder-patterns")
+# Lists no rule looks for in a statement: units.py reads quantity contexts as the phrase before a number.
+# Leaving them out of the shared scan spares every statement a few dozen look-ups.
+_NOT_SCANNED = ("quantity-contexts",)
 
 
 def _is_latin(term: str) -> bool:
@@ -94,6 +97,8 @@ class Lexicon:
         self.literals: dict[str, list[tuple[str, str]]] = {}
         self.index: dict[str, list[_Group]] = {}
         for name in LIST_NAMES:
+            if name in _NOT_SCANNED:
+                continue
             by_key: dict[str, list[str]] = {}
             for term in {str(t).strip() for t in data.get(name, []) if t and str(t).strip()}:
                 key = first_key(term)
@@ -112,6 +117,10 @@ class Lexicon:
                        for k in {*self.single, *self.literals, *self.index}}
         sources = [str(p) for p in data.get("placeholder-patterns", [])]
         self.patterns = {"placeholders": re.compile("|".join(f"(?:{p})" for p in sources), re.IGNORECASE)} if sources else {}
+        # The characters a pattern match can start with (None: unknown), so that the many statements
+        # without any of them skip a search that tries every position.
+        starts = [first_chars(p) for p in sources]
+        self.pattern_starts = {"placeholders": None if None in starts else frozenset().union(*starts)} if sources else {}
 
     def find(self, name: str, text: str) -> list[tuple[int, int]]:
         """Entries of list ``name`` in ``text``, leftmost-longest, except those inside a ``not-in`` phrase."""
@@ -153,21 +162,68 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
                 if m is not None and m.end() > pos:
                     hits.setdefault(group.name, []).append(m.span())
     for name, regex in lex.patterns.items():
+        starts = lex.pattern_starts[name]
+        if starts is not None and starts.isdisjoint(text):
+            continue
         for m in regex.finditer(text):
             hits.setdefault(name, []).append(m.span())
     covers = hits.pop("not-in", [])
     out: dict[str, list[tuple[int, int]]] = {}
     for name, spans in hits.items():
+        if len(spans) == 1 and not covers:
+            out[name] = spans
+            continue
         spans.sort(key=lambda h: (h[0], -h[1]))
         kept: list[tuple[int, int]] = []
         for start, end in spans:
             if kept and start < kept[-1][1]:
                 continue  # leftmost, then longest: overlapping entries count once
-            if any(cs < end and start < ce and not (start <= cs and ce <= end) for cs, ce in covers):
+            if covers and any(cs < end and start < ce and not (start <= cs and ce <= end) for cs, ce in covers):
                 continue  # inside a not-in phrase ("least" of "at least")
             kept.append((start, end))
         out[name] = kept
     return out
+
+
+def first_chars(source: str) -> frozenset[str] | None:
+    """The characters a match of regular expression ``source`` can start with, when Python's own parser of
+    expressions tells a small set of them without letters (so that it holds case-insensitively too); None
+    when it cannot be told (an internal module is read, so anything unexpected just means no shortcut)."""
+    try:
+        from re import _constants, _parser
+
+        found = _firsts(list(_parser.parse(source)), _constants)
+    except Exception:
+        return None
+    if not found or any(ch.lower() != ch.upper() for ch in found):
+        return None
+    return frozenset(found)
+
+
+def _firsts(items: list, c) -> set[str] | None:
+    """The first characters of a parsed expression (a list of (opcode, argument)), or None if unknown."""
+    if not items:
+        return None
+    op, av = items[0]
+    if op is c.LITERAL:
+        return {chr(av)}
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+        return _firsts(list(av[2]), c)
+    if op is c.SUBPATTERN:
+        return _firsts(list(av[3]), c)
+    if op is c.ATOMIC_GROUP:
+        return _firsts(list(av), c)
+    if op is c.BRANCH:
+        found: set[str] = set()
+        for branch in av[1]:
+            more = _firsts(list(branch), c)
+            if more is None:
+                return None
+            found |= more
+        return found
+    if op is c.IN and all(o is c.LITERAL for o, _a in av):
+        return {chr(a) for _o, a in av}
+    return None
 
 
 @lru_cache(maxsize=32)

@@ -15,96 +15,62 @@ from collections.abc import Callable, Iterable, Iterator
 
 from ..model.document import Item
 from ..model.ranges import Span
+from .analysis import Statement, analysed
 from .engine import CheckContext
 from .findings import Edit, Finding, Fix
-from .modal_verbs import modal_verbs
 from .registry import item_check
-from .statements import sentences, source_span, statement_of
+from .statements import sentences, source_span
 from .units import missing_units, quantity_context
-from .word_lists import Lexicon, lexicon
 
 Keep = Callable[[str, int, int, str], bool]
 
 
-def _entries(ctx: CheckContext, item: Item) -> tuple[str, dict[str, list[tuple[int, int]]]] | None:
-    """The statement and the entries of every word list in it, looked up once per item and check run."""
-    seen = ctx.memo.get("wording/entries")
-    if seen is None:
-        seen = ctx.memo["wording/entries"] = {}
-    hit = seen.get(id(item))
-    if hit is not None and hit[0] is item:
-        return hit[1]
-    text = statement_of(ctx, item)
-    value = None if text is None else (text, lexicon(ctx, item.language).entries(text))
-    seen[id(item)] = (item, value)
-    return value
+def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None) -> Callable:
+    """Register the rule that reports each entry of word list ``list_name`` in a statement; ``message`` has a
+    ``{word}`` field and ``keep`` (when given) decides per entry whether it counts.
 
-
-def _listed(ctx: CheckContext, item: Item, rule: str, list_name: str, message: str,
-            keep: Keep | None = None) -> Iterable[Finding]:
-    """A finding for each entry of ``list_name`` in the statement; ``message`` has a ``{word}`` field.
-
-    Returns a list rather than a generator: most statements have no entry, and this path runs for every
-    item and rule on every keystroke.
+    The check returns a list rather than a generator, and answers from the shared analysis with one look-up:
+    most statements have no entry, and a cold check runs each of these rules for every item.
     """
-    found = _entries(ctx, item)
-    if found is None or list_name not in found[1]:
-        return ()
-    text, entries = found
-    return [ctx.finding(rule, item.path, source_span(item.statement, start, end), message.format(word=text[start:end]))
-            for start, end in entries[list_name] if keep is None or keep(text, start, end, item.language)]
+    def check(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+        a = analysed(ctx, item)
+        if a is None or list_name not in a.entries:
+            return ()
+        text = a.text
+        return [ctx.finding(rule, item.path, source_span(item.statement, start, end),
+                            message.format(word=text[start:end]))
+                for start, end in a.entries[list_name] if keep is None or keep(text, start, end, item.language)]
+
+    check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
+    return item_check(rule)(check)
 
 
-@item_check("wording/vague-term")
-def vague_term(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/vague-term", "vague-terms",
-                   "'{word}' is vague: replace it with a measurable criterion (a value with a unit, a tolerance "
-                   "or a named condition)")
-
-
-@item_check("wording/escape-clause")
-def escape_clause(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/escape-clause", "escape-clauses",
-                   "'{word}' lets the requirement off: state the condition under which it applies, or delete "
-                   "the clause")
-
-
-@item_check("wording/open-ended")
-def open_ended(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/open-ended", "open-ended",
-                   "'{word}' leaves the requirement open-ended: name every case it covers")
-
-
-@item_check("wording/and-or")
-def and_or(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/and-or", "and-or",
-                   "'{word}' leaves open whether both or either is required: write 'and', 'or', or "
-                   "'A or B or both'")
-
-
-@item_check("wording/placeholder")
-def placeholder(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/placeholder", "placeholders",
-                   "'{word}' is a placeholder: the requirement is incomplete until it is replaced by the "
-                   "actual value or text")
-
-
-@item_check("wording/subjective")
-def subjective(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/subjective", "subjective",
-                   "'{word}' depends on who judges it: state an objective criterion a test can check")
-
-
-@item_check("wording/superlative")
-def superlative(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/superlative", "superlatives",
-                   "'{word}' sets a target no test can confirm: state the required value")
+vague_term = _list_rule(
+    "wording/vague-term", "vague-terms",
+    "'{word}' is vague: replace it with a measurable criterion (a value with a unit, a tolerance or a named condition)")
+escape_clause = _list_rule(
+    "wording/escape-clause", "escape-clauses",
+    "'{word}' lets the requirement off: state the condition under which it applies, or delete the clause")
+open_ended = _list_rule(
+    "wording/open-ended", "open-ended", "'{word}' leaves the requirement open-ended: name every case it covers")
+and_or = _list_rule(
+    "wording/and-or", "and-or",
+    "'{word}' leaves open whether both or either is required: write 'and', 'or', or 'A or B or both'")
+placeholder = _list_rule(
+    "wording/placeholder", "placeholders",
+    "'{word}' is a placeholder: the requirement is incomplete until it is replaced by the actual value or text")
+subjective = _list_rule(
+    "wording/subjective", "subjective",
+    "'{word}' depends on who judges it: state an objective criterion a test can check")
+superlative = _list_rule(
+    "wording/superlative", "superlatives", "'{word}' sets a target no test can confirm: state the required value")
 
 
 _THAN_VALUE = re.compile(r"\s+than\s+(?:or\s+equal\s+to\s+)?(?:[-+±]?\d|ASIL\b|QM\b|[A-Z][A-Z0-9]*[-_.]\d)",
                          re.IGNORECASE)
 _ZH_VALUE_BEFORE = re.compile(r"比[^，,。；]*\d[^，,。；]*$")
 _ZH_VALUE_AFTER = re.compile(r"\s*于?\s*\d")
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 
 
 def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> bool:
@@ -113,21 +79,18 @@ def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> 
         return not (_ZH_VALUE_BEFORE.search(text, 0, start) or _ZH_VALUE_AFTER.match(text, end))
     if _THAN_VALUE.match(text, end):
         return False
-    return not re.search(r"\bthe\s+$", text[max(0, start - 8):start], re.IGNORECASE)
+    return not _THE_BEFORE.search(text[max(0, start - 8):start])
 
 
-@item_check("wording/comparative")
-def comparative(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/comparative", "comparatives",
-                   "'{word}' compares without a reference: state the value or what it is compared with "
-                   "(e.g. 'more than 1.5 Nm')", _unreferenced_comparison)
+comparative = _list_rule(
+    "wording/comparative", "comparatives",
+    "'{word}' compares without a reference: state the value or what it is compared with (e.g. 'more than 1.5 Nm')",
+    _unreferenced_comparison)
 
 
-@item_check("wording/negative")
-def negative(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/negative", "negatives",
-                   "'{word}' is a double negative, which readers easily misread: state the requirement "
-                   "positively")
+negative = _list_rule(
+    "wording/negative", "negatives",
+    "'{word}' is a double negative, which readers easily misread: state the requirement positively")
 
 
 _PERIOD = re.compile(r"\s*\d")
@@ -138,22 +101,23 @@ def _not_a_period(text: str, start: int, end: int, language: str) -> bool:
     return not _PERIOD.match(text, end)
 
 
-@item_check("wording/universal-quantifier")
-def universal_quantifier(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    return _listed(ctx, item, "wording/universal-quantifier", "universal-quantifiers",
-                   "'{word}' quantifies over a set that is not named: write 'each' and name the set",
-                   _not_a_period)
+universal_quantifier = _list_rule(
+    "wording/universal-quantifier", "universal-quantifiers",
+    "'{word}' quantifies over a set that is not named: write 'each' and name the set", _not_a_period)
 
 
 @item_check("wording/absolute")
-def absolute(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+def absolute(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or "absolutes" not in a.entries:
+        return ()
+    return _absolutes(ctx, item, a)
+
+
+def _absolutes(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     rule = "wording/absolute"
-    found = _entries(ctx, item)
-    if found is None:
-        return
-    text, entries = found
-    lex = lexicon(ctx, item.language)
-    for start, end in entries.get("absolutes", ()):
+    text, lex = a.text, a.lexicon
+    for start, end in a.entries["absolutes"]:
         word = text[start:end]
         if word[0].isdigit() and quantity_context(lex, text, start) is not None:
             continue  # "differ by more than 100 %" is a threshold, not a claim of perfection
@@ -191,15 +155,19 @@ def _deletion_span(item: Item, text: str, start: int, end: int) -> Span | None:
 
 
 @item_check("wording/pronoun")
-def pronoun(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+def pronoun(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or "pronouns" not in a.entries:
+        return ()
+    return _pronouns(ctx, item, a)
+
+
+def _pronouns(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     rule = "wording/pronoun"
-    analysed = _entries(ctx, item)
-    if analysed is None or "pronouns" not in analysed[1]:
-        return
-    text, entries = analysed
-    found = entries["pronouns"]
+    text = a.text
+    found = a.entries["pronouns"]
     starts = {s for s, _ in sentences(text)}
-    verbs = {v.start for v in modal_verbs(text, item.language) if v.modal}
+    verbs = {v.start for v in a.plain_verbs if v.modal}
     for start, end in found:
         word = text[start:end]
         opens = start in starts
@@ -217,12 +185,17 @@ def _next_non_space(text: str, pos: int) -> int:
 
 
 @item_check("wording/missing-unit")
-def missing_unit(ctx: CheckContext, item: Item) -> Iterator[Finding]:
-    text = statement_of(ctx, item)
-    if text is None:
-        return
-    lex: Lexicon = lexicon(ctx, item.language)
-    for start, end, context in missing_units(lex, text):
+def missing_unit(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None:
+        return ()
+    found = missing_units(a.lexicon, a.text)
+    return _missing_units(ctx, item, a.text, found) if found else ()
+
+
+def _missing_units(ctx: CheckContext, item: Item, text: str,
+                   found: tuple[tuple[int, int, str], ...]) -> Iterator[Finding]:
+    for start, end, context in found:
         number = text[start:end]
         after = f" after '{context}'" if context else ""
         yield ctx.finding("wording/missing-unit", item.path, source_span(item.statement, start, end),

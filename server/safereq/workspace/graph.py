@@ -8,6 +8,11 @@ rows) is computed once per parse of that document, and the workspace-wide graph 
 parts with C-level dict, set and tuple operations. Questions such as "which link targets are undefined"
 become set differences; only their answers are mapped back to link sites.
 
+After an edit of one document in a large workspace, the new graph updates the last one's dictionaries for
+the IDs that document defines rather than assembling them anew, carries over sets of IDs no changed document
+affects (an edit that moves lines changes none), and keeps per-document results of the rules
+(``per_document``, ``per_document_links``) for every document but the edited one.
+
 Cycles matter because no member of a cycle can trace back to a safety goal, and any walk up the graph
 (ASIL inheritance, impact analysis) would loop. Strongly connected components (Tarjan's algorithm,
 iterative so that deep chains cannot exhaust Python's recursion limit) give every cycle exactly once;
@@ -25,8 +30,8 @@ from typing import NamedTuple, TypeVar
 
 from ..model.document import Document, HaraRow, Item, Link
 from ..model.ranges import Span
-from .asil import AsilValue, parse_asil
-from .facts import row_asil, row_goal_ids, usable_asil
+from .asil import AsilValue, asil_problem, parse_asil
+from .facts import row_asil, row_goal_ids
 from .workspace import Workspace
 
 T = TypeVar("T")
@@ -71,6 +76,22 @@ class GoalInfo(NamedTuple):
     hazards: tuple[str, ...]
 
 
+class _PartIds(NamedTuple):
+    """The sets of IDs of one parse of a document, which a later graph compares to carry its memos over."""
+
+    ids_by_category: dict[str, frozenset[str]]
+    row_ids: frozenset[str]
+    target_sets: dict[str, frozenset[str]]
+    goal_sourced: dict[str, frozenset[str]]
+    first_ids: frozenset[str]
+
+
+def _ids_of(part: _Part | None) -> _PartIds | None:
+    if part is None:
+        return None
+    return _PartIds(part.ids_by_category, part.row_ids, part.target_sets, part.goal_sourced, frozenset(part.first))
+
+
 class _Part(NamedTuple):
     """What one parse of one document contributes to the graph."""
 
@@ -110,11 +131,17 @@ class TraceGraph:
     rows: tuple[RowInfo, ...]
     _parts: tuple[_Part, ...]
     _asil: dict[int, AsilValue]
-    _doc_results: dict[str, tuple[_Part, int, dict[str, list]]]  # shared by the graphs of one workspace
+    _doc_results: dict[str, tuple[_Part, dict[str, tuple[object, list]]]]  # shared by the graphs of one workspace
     _kept: dict[str, tuple[tuple[int, int], object]]  # shared likewise, for keep()
     _asil_version: int  # changes whenever asil_by_id does
     _decomposed_version: int  # changes whenever some document's decomposed children do
     _cache: dict = field(default_factory=dict)
+    # The memos of the graph this one replaced and the (old, new) IDs of the documents that changed since,
+    # so that sets of IDs no changed document affects are carried over rather than rebuilt (see _carried).
+    # Only these are kept, not the old graph: its documents would stay alive, and a larger heap makes every
+    # later allocation and garbage collection dearer.
+    _previous: dict | None = None
+    _changed: tuple[tuple[_PartIds | None, _PartIds | None], ...] = ()
 
     # -- items and values ----------------------------------------------------------------------------
     def category(self, category: str) -> tuple[Item, ...]:
@@ -123,8 +150,7 @@ class TraceGraph:
 
     def ids_in(self, category: str) -> set[str]:
         """The IDs of the items of one kind category."""
-        return self._memo(("ids", category),
-                          lambda: set().union(*(p.ids_by_category.get(category, ()) for p in self._parts)))
+        return self._union(("ids", category), lambda p: p.ids_by_category.get(category, _NO_IDS))
 
     def without_asil(self, category: str) -> Iterator[Item]:
         """The items of one kind category that have no ASIL attribute."""
@@ -132,10 +158,12 @@ class TraceGraph:
 
     def row_ids(self) -> set[str]:
         """The IDs of every HARA row (hazardous events defined in tables)."""
-        return self._memo("row-ids", lambda: set().union(*(p.row_ids for p in self._parts)))
+        return self._union("row-ids", lambda p: p.row_ids)
 
     def defined_ids(self) -> set[str]:
         """Every ID defined by an item or a HARA row (as ``Workspace.is_defined``)."""
+        if "defined" not in self._cache and self._carried("defined", lambda p: (p.first_ids, p.row_ids)):
+            return self._cache["defined"]
         return self._memo("defined", lambda: self.first.keys() | self.row_ids())
 
     def asil_of(self, item: Item) -> AsilValue | None:
@@ -145,13 +173,13 @@ class TraceGraph:
     # -- links ---------------------------------------------------------------------------------------
     def link_keys(self) -> set[str]:
         """The keys links are written under (attribute keys, and ``safety-goal`` for HARA goal cells)."""
-        return self._memo("keys", lambda: set().union(*(p.targets.keys() for p in self._parts)))
+        return self._union("keys", lambda p: p.target_sets.keys())
 
     def target_ids(self, key: str, *, goal_sourced: bool = False) -> set[str]:
         """The IDs that links under ``key`` name (with ``goal_sourced``, only links held by safety goals)."""
         if goal_sourced:
-            return self._memo(("gtargets", key), lambda: set().union(*(p.goal_sourced.get(key, ()) for p in self._parts)))
-        return self._memo(("targets", key), lambda: set().union(*(p.target_sets.get(key, ()) for p in self._parts)))
+            return self._union(("gtargets", key), lambda p: p.goal_sourced.get(key, _NO_IDS))
+        return self._union(("targets", key), lambda p: p.target_sets.get(key, _NO_IDS))
 
     def sites(self, key: str, *, inside: set[str] | None = None, outside: set[str] | None = None,
               held_by_goals: bool = False) -> list[LinkSite]:
@@ -222,16 +250,50 @@ class TraceGraph:
         A document's result is kept until the document or ``asil_by_id`` changes, so an edit costs one
         document's worth of work; ``fn`` must therefore depend on nothing else (refer to other items by ID).
         """
+        return self._per_part(name, self._asil_version, lambda part: fn(part.inheriting, self.asil_by_id))
+
+    def per_document_links(self, name: str, token: object,
+                           fn: Callable[[str, dict[str, dict[str, tuple[LinkSite, ...]]]], list[T]]) -> list[T]:
+        """``fn(path, links)`` for every document, concatenated in workspace order, where ``links`` are the
+        document's valid links by key and target ID (each target's in document order).
+
+        A document's result is kept until the document changes or ``token`` no longer compares equal, so
+        ``fn`` must depend on nothing but its arguments and what ``token`` stands for (e.g. the set of
+        defined IDs): after an edit, only the edited document's links are read again.
+        """
+        return self._per_part(name, token, lambda part: fn(part.doc.path, part.targets))
+
+    def _per_part(self, name: str, token: object, compute: Callable[[_Part], list[T]]) -> list[T]:
         out: list[T] = []
         for part in self._parts:
             entry = self._doc_results.get(part.doc.path)
-            if entry is None or entry[0] is not part or entry[1] != self._asil_version:
-                entry = self._doc_results[part.doc.path] = (part, self._asil_version, {})
-            results = entry[2]
-            if name not in results:
-                results[name] = fn(part.inheriting, self.asil_by_id)
-            out.extend(results[name])
+            if entry is None or entry[0] is not part:
+                entry = self._doc_results[part.doc.path] = (part, {})
+            kept = entry[1].get(name)
+            if kept is None or kept[0] != token:
+                kept = entry[1][name] = (token, compute(part))
+            out.extend(kept[1])
         return out
+
+    def _union(self, key, of_part: Callable[[_Part | _PartIds], object]) -> set[str]:
+        """The union over the documents of ``of_part(part)`` (a set of IDs), made once per graph; ``of_part``
+        reads only fields that ``_PartIds`` shares with ``_Part``."""
+        if key not in self._cache and not self._carried(key, of_part):
+            self._cache[key] = set().union(*(of_part(p) for p in self._parts))
+        return self._cache[key]
+
+    def _carried(self, key, of_part: Callable[[_PartIds], object]) -> bool:
+        """Take the previous graph's value of ``key`` when it is a function of the documents' ``of_part``
+        and every document that changed since has an equal one: an edit that moves lines or rewords a
+        statement leaves every set of IDs as it was, and rebuilding them costs a pass over the workspace."""
+        previous = self._previous
+        if previous is None or key not in previous:
+            return False
+        for old, new in self._changed:
+            if old is None or new is None or of_part(old) != of_part(new):
+                return False
+        self._cache[key] = previous[key]
+        return True
 
     def _memo(self, key, make):
         if key not in self._cache:
@@ -246,11 +308,14 @@ class _State:
     graph: TraceGraph | None = None
     edges_key: tuple = ()
     cycle_ids: list[list[str]] = field(default_factory=list)
+    # The last assembly, which the next one updates for the documents that changed.
+    first: dict[str, Item] = field(default_factory=dict)
     asil_by_id: dict[str, AsilValue | None] = field(default_factory=dict)
+    asil: dict[int, AsilValue] = field(default_factory=dict)
     asil_version: int = 0
     decomposed_key: tuple = ()
     decomposed_version: int = 0
-    doc_results: dict[str, tuple[_Part, int, dict[str, list]]] = field(default_factory=dict)
+    doc_results: dict[str, tuple[_Part, dict[str, tuple[object, list]]]] = field(default_factory=dict)
     kept: dict[str, tuple[tuple[int, int], object]] = field(default_factory=dict)
 
 
@@ -270,24 +335,28 @@ def trace_graph(ws: Workspace) -> TraceGraph:
     if state.graph is not None and state.generation == ws.generation:
         return state.graph
     parts = []
+    changed: list[tuple[_Part | None, _Part | None]] = []  # (old, new) of each document that changed
     for path in sorted(ws.documents):
         doc = ws.documents[path]
         part = state.parts.get(path)
         if part is None or part.doc is not doc:
-            part = state.parts[path] = _part(ws, doc)
+            new = _part(ws, doc)
+            changed.append((part, new))
+            part = state.parts[path] = new
         parts.append(part)
     for gone in set(state.parts) - set(ws.documents):
-        del state.parts[gone]
+        changed.append((state.parts.pop(gone), None))
         state.doc_results.pop(gone, None)
-    first: dict[str, Item] = {}
-    asil_by_id: dict[str, AsilValue | None] = {}
-    asil: dict[int, AsilValue] = {}
-    for part in reversed(parts):  # earlier documents overwrite later ones: the first definition wins
-        first.update(part.first)
-        asil_by_id.update(part.asil_by_id)
-        asil.update(part.asil)
-    if asil_by_id != state.asil_by_id:  # C-level; values are mostly the same cached objects
-        state.asil_by_id = asil_by_id
+    # Updating the last assembly costs a Python step per ID the changed documents define; assembling anew
+    # costs C-level dictionary updates over the workspace, cheaper when those documents are much of it.
+    touched = sum(len(p.first) for pair in changed for p in pair if p is not None)
+    if state.graph is None or touched * 4 > len(state.first):
+        first, asil_by_id, asil = _assemble(parts)
+        asil_changed = asil_by_id != state.asil_by_id  # C-level; values are mostly the same cached objects
+    else:
+        first, asil_by_id, asil, asil_changed = _reassemble(ws, state, changed)
+    state.first, state.asil_by_id, state.asil = first, asil_by_id, asil
+    if asil_changed:
         state.asil_version += 1
     decomposed_key = tuple(part.decomposed for part in parts)  # unchanged parts compare by identity
     if decomposed_key != state.decomposed_key:
@@ -295,13 +364,81 @@ def trace_graph(ws: Workspace) -> TraceGraph:
         state.decomposed_version += 1
     categories = {c for part in parts for c in part.by_category}
     by_category = {c: tuple(chain.from_iterable(p.by_category.get(c, ()) for p in parts)) for c in categories}
+    previous = state.graph
     state.graph = TraceGraph(
         tuple(chain.from_iterable(p.items for p in parts)), first, asil_by_id, by_category,
         tuple(chain.from_iterable(p.rows for p in parts)), tuple(parts), asil, state.doc_results, state.kept,
-        state.asil_version, state.decomposed_version,
+        state.asil_version, state.decomposed_version, _previous=previous._cache if previous is not None else None,
+        _changed=tuple((_ids_of(old), _ids_of(new)) for old, new in changed) if previous is not None else (),
     )
     state.generation = ws.generation
     return state.graph
+
+
+def _assemble(parts: list[_Part]) -> tuple[dict[str, Item], dict[str, AsilValue | None], dict[int, AsilValue]]:
+    """``first``, ``asil_by_id`` and ``asil`` of the whole workspace from every document's part."""
+    first: dict[str, Item] = {}
+    asil_by_id: dict[str, AsilValue | None] = {}
+    asil: dict[int, AsilValue] = {}
+    for part in reversed(parts):  # earlier documents overwrite later ones: the first definition wins
+        first.update(part.first)
+        asil_by_id.update(part.asil_by_id)
+        asil.update(part.asil)
+    return first, asil_by_id, asil
+
+
+_ABSENT = object()
+_NO_IDS: frozenset[str] = frozenset()
+
+
+def _reassemble(ws: Workspace, state: _State, changed: list[tuple[_Part | None, _Part | None]]):
+    """``_assemble``'s result from the last one and the few documents that changed: the IDs those define(d)
+    get their first definition anew and its ASIL. Copies rather than updates the last dictionaries, which
+    the previous graph holds. Also says whether ``asil_by_id`` changed."""
+    first, asil_by_id, asil = dict(state.first), dict(state.asil_by_id), dict(state.asil)
+    affected: set[str] = set()
+    now: dict[str, _Part | None] = {}  # path -> the new part of each changed document
+    for old, new in changed:
+        if old is not None:
+            for key in old.asil:
+                del asil[key]
+            affected.update(old.first)
+            now.setdefault(old.doc.path, None)
+        if new is not None:
+            asil.update(new.asil)
+            affected.update(new.first)
+            now[new.doc.path] = new
+    asil_changed = False
+    for item_id in affected:
+        winner = _first_definition(ws, item_id, state.first.get(item_id), now)
+        before = asil_by_id.get(item_id, _ABSENT)
+        if winner is None:
+            first.pop(item_id, None)
+            asil_by_id.pop(item_id, None)
+            asil_changed = asil_changed or before is not _ABSENT
+            continue
+        value = asil.get(id(winner))
+        first[item_id] = winner
+        asil_by_id[item_id] = value
+        asil_changed = asil_changed or before is _ABSENT or before != value
+    return first, asil_by_id, asil, asil_changed
+
+
+def _first_definition(ws: Workspace, item_id: str, was: Item | None, now: dict[str, _Part | None]) -> Item | None:
+    """The first definition of an ID (as ``Workspace.item``: by path, then line) after the documents in
+    ``now`` changed, given the first one before (``was``). It is the earliest of ``was``, if its document did
+    not change, and the changed documents' own first definitions; only when ``was`` was in a changed document
+    that no longer defines the ID may another unchanged document hold the answer, and the index is asked."""
+    if was is not None and was.path in now:
+        part = now[was.path]
+        if part is None or item_id not in part.first:
+            return ws.item(item_id)
+        was = None  # superseded by the changed document's own first definition, found below
+    best = was
+    for part in now.values():
+        if part is not None and (mine := part.first.get(item_id)) is not None and (best is None or mine.path < best.path):
+            best = mine
+    return best
 
 
 def _part(ws: Workspace, doc: Document) -> _Part:
@@ -317,27 +454,37 @@ def _part(ws: Workspace, doc: Document) -> _Part:
     without_asil: dict[str, list[Item]] = {}
     for item in reversed(doc.items):
         first[item.id] = item
+    categories: dict[str, str] = {}  # by kind: a document has few kinds and many items
+    path = doc.path
     for item in doc.items:
-        category = ws.category(item)
+        category = categories.get(item.kind)
+        if category is None:
+            category = categories[item.kind] = ws.category(item)
         by_category.setdefault(category, []).append(item)
-        value = usable_asil(item)
-        if value is not None:
-            asil[id(item)] = value
-        if item.attribute("asil") is None:
-            without_asil.setdefault(category, []).append(item)
+        asil_attr = None
         parents: list[str] = []
         for attr in item.attributes:
+            key = attr.key
+            if key == "asil" and asil_attr is None:
+                asil_attr = attr
             for link in attr.links:
                 if not link.valid:
                     continue
-                site = LinkSite(doc.path, link, attr.key, attr.raw_key, item)
-                targets.setdefault(attr.key, {}).setdefault(link.target, []).append(site)
+                target = link.target
+                site = LinkSite(path, link, key, attr.raw_key, item)
+                targets.setdefault(key, {}).setdefault(target, []).append(site)
                 if category == "safety-goal":
-                    goal_sourced.setdefault(attr.key, set()).add(link.target)
-                if attr.key == "derived-from":
-                    edges.append((item.id, link.target))
-                    if link.target != item.id and link.target not in parents:
-                        parents.append(link.target)
+                    goal_sourced.setdefault(key, set()).add(target)
+                if key == "derived-from":
+                    edges.append((item.id, target))
+                    if target != item.id and target not in parents:
+                        parents.append(target)
+        # As facts.usable_asil, from the first ASIL attribute found above.
+        value = None if asil_attr is None or asil_problem(asil_attr.value) is not None else parse_asil(asil_attr.value)
+        if value is not None:
+            asil[id(item)] = value
+        if asil_attr is None:
+            without_asil.setdefault(category, []).append(item)
         if parents and value is not None:
             inheriting.append(Inheriting(item, value, tuple(parents)))
             if value.decomposed:
