@@ -8,30 +8,17 @@ from textwrap import dedent
 import pytest
 
 from safereq.checks.apply import apply_edits
-from safereq.checks.config import Config
-from safereq.checks.engine import Checker
 from safereq.checks.findings import Finding, Severity
-from safereq.checks.registry import rule_infos
 from safereq.workspace import Workspace
+
+from .family_helpers import asil_trace_checker as _checker
+from .family_helpers import found as _found
+from .family_helpers import workspace as _ws
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "trace-brake-workspace"
 HARA = "| ID | Hazardous event | S | E | C | ASIL | Safety goal |\n|---|---|---|---|---|---|---|\n"
 
 
-
-def _checker() -> Checker:
-    """A checker with only the asil/ and trace/ rules on, so other families cannot disturb these tests."""
-    return Checker(Config(rules={rid: "off" for rid in rule_infos() if not rid.startswith(("asil/", "trace/"))}))
-
-def _ws(**docs: str) -> Workspace:
-    ws = Workspace()
-    for name, text in docs.items():
-        ws.update(f"{name}.md", dedent(text))
-    return ws
-
-
-def _found(ws: Workspace, rule: str) -> list[Finding]:
-    return [f for f in _checker().check(ws) if f.rule == rule]
 
 
 def _fixed(ws: Workspace, finding: Finding, which: int = 0) -> str:

@@ -3,34 +3,20 @@ links to the wrong kind of item and uncovered hazardous events (checks/trace.py,
 
 from __future__ import annotations
 
-from textwrap import dedent
 
 from safereq.checks.apply import apply_edits
-from safereq.checks.config import Config
-from safereq.checks.engine import Checker
 from safereq.checks.findings import Finding, Severity
-from safereq.checks.registry import rule_infos
 from safereq.workspace import Workspace
+
+from .family_helpers import asil_trace_checker as _checker
+from .family_helpers import found as _found
+from .family_helpers import workspace as _ws
 from safereq.workspace.graph import _cycles_by_id, derivation_cycles
 
 HARA = "| ID | Hazardous event | S | E | C | ASIL | Safety goal |\n|---|---|---|---|---|---|---|\n"
 GOAL = "## SG-1: Avoid unintended braking\n\nThe booster shall not brake without a request.\n\n- ASIL: D\n"
 
 
-
-def _checker() -> Checker:
-    """A checker with only the asil/ and trace/ rules on, so other families cannot disturb these tests."""
-    return Checker(Config(rules={rid: "off" for rid in rule_infos() if not rid.startswith(("asil/", "trace/"))}))
-
-def _ws(**docs: str) -> Workspace:
-    ws = Workspace()
-    for name, text in docs.items():
-        ws.update(f"{name}.md", dedent(text))
-    return ws
-
-
-def _found(ws: Workspace, rule: str, checker: Checker | None = None) -> list[Finding]:
-    return [f for f in (checker or _checker()).check(ws) if f.rule == rule]
 
 
 def _text(ws: Workspace, f: Finding) -> str:
