@@ -52,3 +52,14 @@ def test_fences_fall_back_to_a_full_split():
 def test_sections_skip_fenced_headings():
     text = "## A-1: x\n```\n## B-1: in code\n```\n## C-1: y\n"
     assert [s.line for s in split_sections(text)] == [0, 4]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_resplit_equals_a_full_split_in_a_long_document(seed):
+    rng = random.Random(1000 + seed)
+    text = BASE * 8  # several hundred sections: whole blocks of sections are skipped at once
+    sections = split_sections(text)
+    for _ in range(10):
+        new = edits(text, rng)
+        assert resplit_sections(text, sections, new, 0) == split_sections(new)
+        text, sections = new, split_sections(new)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 # Led by a literal newline so the regex engine can skip quickly between line starts (three times faster
 # than a MULTILINE ``^``); the text is searched with a newline put in front of it.
 _BOUNDARY_RE = re.compile(r"\n {0,3}(?:#{1,6}(?:[ \t]|$)|(`{3,}|~{3,}))", re.MULTILINE)
+_BLOCK = 32  # sections compared at once when looking for the edited region
 _FM_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
@@ -86,7 +87,10 @@ def resplit_sections(old_text: str, old: list[Section], text: str, start: int) -
         end = at + len(sec.text)
         return text.startswith(sec.text, at) and (end == size if last else text.startswith("\n", end))
 
+    # Skip whole blocks of sections first (one comparison each), then single sections.
     k0 = 0
+    while k0 + _BLOCK < n and text.startswith(old_text[old[k0].offset:old[k0 + _BLOCK].offset], old[k0].offset):
+        k0 += _BLOCK
     while k0 < n and intact(old[k0], old[k0].offset, k0 == n - 1):
         k0 += 1
     if k0 == n:
@@ -94,6 +98,11 @@ def resplit_sections(old_text: str, old: list[Section], text: str, start: int) -
     # One section before the change too: editing a heading line changes where the previous section ends.
     k0 = max(k0 - 1, 0)
     k1 = n
+    while k1 - _BLOCK > k0 + 1:
+        a, b = old[k1 - _BLOCK].offset, (old[k1].offset if k1 < n else len(old_text))
+        if not (text.startswith("\n", a + delta - 1) and text.startswith(old_text[a:b], a + delta)):
+            break
+        k1 -= _BLOCK
     while k1 - 1 > k0:
         sec = old[k1 - 1]
         at = sec.offset + delta
