@@ -182,6 +182,17 @@ class _Walker:
         self.files: list[Path] = []
         self.problems: list[LoadProblem] = []
 
+    def stat_failed(self, path: Path, exc: OSError, *, named: bool = False) -> None:
+        """Report why ``path`` could not be examined; only a path the user named can be "not found"."""
+        if exc.errno == errno.ELOOP:
+            self._problem(path, "io/symlink-loop", "symbolic links lead in a circle; not followed")
+        elif path.is_symlink():
+            self._problem(path, "io/unreadable", f"broken symbolic link to '{_link_text(path)}'")
+        elif named and (isinstance(exc, FileNotFoundError) or exc.errno == errno.ENOTDIR):
+            self._problem(path, "io/not-found", "no such file or directory")
+        else:
+            self._problem(path, "io/unreadable", _reason(exc))
+
     def _problem(self, path: Path | str, code: str, message: str) -> None:
         self.problems.append(LoadProblem(display_path(Path(path), self.cwd), code, message))
 
@@ -238,12 +249,7 @@ class _Walker:
                 try:
                     fst = entry.stat()
                 except OSError as exc:
-                    if exc.errno == errno.ELOOP:
-                        self._problem(path, "io/symlink-loop", "symbolic links lead in a circle; not followed")
-                    elif entry.is_symlink():
-                        self._problem(path, "io/unreadable", f"broken symbolic link to '{os.readlink(path)}'")
-                    else:
-                        self._problem(path, "io/unreadable", _reason(exc))
+                    self.stat_failed(path, exc)
                     continue
                 self.add_file(path, fst)
             stack.extend(reversed(subdirs))
@@ -274,14 +280,7 @@ def discover(paths: Iterable[Path | str], *, excluder: Excluder | None = None, c
         try:
             st = path.stat()
         except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                walker._problem(path, "io/symlink-loop", "symbolic links lead in a circle; not followed")
-            elif path.is_symlink():
-                walker._problem(path, "io/unreadable", f"broken symbolic link to '{os.readlink(path)}'")
-            elif isinstance(exc, FileNotFoundError) or exc.errno == errno.ENOTDIR:
-                walker._problem(path, "io/not-found", "no such file or directory")
-            else:
-                walker._problem(path, "io/unreadable", _reason(exc))
+            walker.stat_failed(path, exc, named=True)
             continue
         if stat.S_ISDIR(st.st_mode):
             walker.walk(path, st)
