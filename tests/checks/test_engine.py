@@ -1,5 +1,7 @@
 """The check engine's caches must never change the result: incremental runs equal fresh runs."""
 
+import random
+
 import pytest
 
 from safereq.checks.engine import Checker
@@ -39,6 +41,41 @@ def test_incremental_findings_equal_a_fresh_check(name, edit):
     docs["reqs.md"] = edit(docs["reqs.md"])
     ws.update("reqs.md", docs["reqs.md"])
     assert checker.check(ws) == fresh(docs)
+
+
+LINE_EDITS = (
+    lambda line: line.replace("must", "shall"),
+    lambda line: line + " TBD",
+    lambda line: "- ASIL: A",
+    lambda line: "- Derived from: FSR-2, SG-9",
+    lambda line: "## FSR-77: A new requirement",
+    lambda line: "## Notes",
+    lambda line: "",
+    lambda line: line.replace("SG-1", "SG-7"),
+)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_chained_random_edits_find_what_a_fresh_check_finds(seed):
+    """Keystroke after keystroke on one checker: every cache (items, signatures, workspace findings)
+    is reused across the edits, and the findings must stay those of a fresh check."""
+    rng = random.Random(seed)
+    ws, checker = Workspace(), Checker()
+    docs = {"goals.md": GOALS, "reqs.md": REQS}
+    for path, text in docs.items():
+        ws.update(path, text)
+    checker.check(ws)
+    for _ in range(12):
+        lines = docs["reqs.md"].split("\n")
+        k = rng.randrange(len(lines))
+        how = rng.randrange(len(LINE_EDITS) + 1)
+        if how == len(LINE_EDITS):
+            lines.insert(k, "Inserted prose.")
+        else:
+            lines[k] = LINE_EDITS[how](lines[k])
+        docs["reqs.md"] = "\n".join(lines)
+        ws.update("reqs.md", docs["reqs.md"])
+        assert checker.check(ws) == fresh(docs), (seed, k, how)
 
 
 def test_goal_change_updates_findings_in_other_documents():

@@ -1,6 +1,10 @@
 """Incremental parsing: unchanged sections and items are reused, results equal a fresh parse."""
 
-from safereq.model.parser import parse_document
+import random
+
+import pytest
+
+from safereq.model.incremental import parse_document
 
 BASE = "".join(
     f"## FSR-{i}: Requirement {i}\nThe function shall react within {i} ms.\n\n- ASIL: B\n- Derived from: SG-1\n\n"
@@ -34,3 +38,68 @@ def test_front_matter_change_rebuilds_items(vocab):
     first = parse_document("d.md", "---\nlanguage: en\n---\n" + BASE, vocab)
     second = parse_document("d.md", "---\nlanguage: zh\n---\n" + BASE, vocab, first)
     assert all(a is not b for a, b in zip(first.items, second.items))
+
+
+RICH = "# System\n\nIntro text.\n\n" + "".join(
+    f"## FSR-{i}: Requirement {i}\nThe function shall react within {i} ms.\n\n- ASIL: B\n- Derived from: SG-1\n\n"
+    + ("### Notes\nSee ISO 26262-3:2018 clause 6.4.2.\n\n" if i % 5 == 0 else "")
+    + ("## Background\nProse only.\n\n" if i % 7 == 0 else "")
+    for i in range(1, 31)
+)
+MUTATIONS = (
+    lambda line: line + " more",
+    lambda line: "",
+    lambda line: "## REQ-99: a new item",
+    lambda line: "### Sub heading",
+    lambda line: "# Top heading",
+    lambda line: line.lstrip("#").lstrip(),
+    lambda line: "- Derived from: FSR-3",
+    lambda line: "```",  # opens or closes fenced code: headings far below change meaning
+    lambda line: "| ID | S | E | C | ASIL |\n|---|---|---|---|---|\n| HE-1 | S3 | E4 | C3 | D |",
+)
+
+
+def full_snapshot(doc):
+    return (snapshot(doc), [(i.id, i.kind, i.level, i.language, i.title_span) for i in doc.items],
+            [(p.code, p.span) for p in doc.problems], [(r.id, r.span) for r in doc.hara_rows],
+            [(c.clause, c.span) for c in doc.clause_refs])
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_chained_random_edits_equal_a_fresh_parse(vocab, seed):
+    """Each parse reuses the previous incremental one, so a wrong splice would accumulate and show."""
+    rng = random.Random(seed)
+    text = RICH
+    doc = parse_document("d.md", text, vocab)
+    for _ in range(15):
+        lines = text.split("\n")
+        k = rng.randrange(len(lines))
+        how = rng.randrange(len(MUTATIONS) + 2)
+        if how == len(MUTATIONS):
+            del lines[k]
+        elif how == len(MUTATIONS) + 1:
+            lines.insert(k, "An inserted line.")
+        else:
+            lines[k] = MUTATIONS[how](lines[k])
+        new_text = "\n".join(lines)
+        new_doc = parse_document("d.md", new_text, vocab, doc)
+        assert full_snapshot(new_doc) == full_snapshot(parse_document("d.md", new_text, vocab)), (seed, k, how)
+        # What the parse says it replaced is exactly what changed (the workspace re-indexes only that).
+        old_ids, new_ids = set(map(id, doc.items)), set(map(id, new_doc.items))
+        assert new_doc.sections.base is doc.items
+        assert set(map(id, new_doc.sections.added)) == new_ids - old_ids
+        assert set(map(id, new_doc.sections.removed)) == old_ids - new_ids
+        # Items before the edited line that no heading change could reach keep their identity.
+        before = [i for i in doc.items if i.end_line < k - 1]
+        assert all(a is b for a, b in zip(before, new_doc.items))
+        text, doc = new_text, new_doc
+
+
+def test_moved_items_are_recorded_with_their_distance(vocab):
+    first = parse_document("d.md", BASE, vocab)
+    edited = BASE.replace("## FSR-3: Requirement 3\n", "## FSR-3: Requirement 3\nOne.\nTwo.\n")
+    second = parse_document("d.md", edited, vocab, first)
+    moved = second.sections.moved
+    later = second.items[3:]
+    assert later and all(moved[id(item)][1] == 2 for item in later)
+    assert [moved[id(item)][0] for item in later] == first.items[3:]

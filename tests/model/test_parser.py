@@ -1,6 +1,6 @@
 """Parsing documents into items, attributes, links, HARA rows and clause references with exact spans."""
 
-from safereq.model.parser import parse_document
+from safereq.model.incremental import parse_document
 
 DOC = """\
 ---

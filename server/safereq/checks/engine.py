@@ -1,6 +1,6 @@
 """Run the checks over a workspace, caching per-item and per-document results between runs.
 
-Items keep their identity across parses while their sections are unchanged (see model.parser), so the
+Items keep their identity across parses while their sections are unchanged (see model.incremental), so the
 findings of an unchanged item are reused; workspace-wide rules (trace graph, ASIL inheritance) run in full
 only when the facts they read changed.
 
@@ -145,14 +145,29 @@ class Checker:
         cached = self._signatures.get(doc.path)
         if cached is not None and cached[0] is doc:
             return cached[2]
+        rows = tuple((tuple(r.cells.items()), r.span) for r in doc.hara_rows)
+        diff = doc.sections
+        if cached is not None and getattr(diff, "base", None) is cached[0].items and cached[2][1] == rows:
+            # The parser says which items it replaced: when each replacement has the signature of the item
+            # it replaced (a statement was edited), the document's signature is the old one, found without
+            # visiting its other items.
+            by_id = cached[1]
+            new_sigs = [_item_signature(item) for item in diff.added]
+            if len(new_sigs) == len(diff.removed) and all(
+                by_id[id(old)][1] == sig for old, sig in zip(diff.removed, new_sigs)
+            ):
+                for old in diff.removed:
+                    del by_id[id(old)]
+                by_id.update((id(item), (item, sig)) for item, sig in zip(diff.added, new_sigs))
+                self._signatures[doc.path] = (doc, by_id, cached[2])
+                return cached[2]
         old = cached[1] if cached else {}
         keys = list(map(id, doc.items))
         hits = list(map(old.get, keys))  # an id found belongs to the same item: the old entry keeps it alive
         for k in [k for k, hit in enumerate(hits) if hit is None]:
             item = doc.items[k]
-            hits[k] = (item, (item.id, item.kind, item.level, item.heading_span, item.end_line, tuple(item.attributes)))
+            hits[k] = (item, _item_signature(item))
         by_id = dict(zip(keys, hits))
-        rows = tuple((tuple(r.cells.items()), r.span) for r in doc.hara_rows)
         comparable = (tuple(sig for _item, sig in hits), rows)
         self._signatures[doc.path] = (doc, by_id, comparable)
         return comparable
@@ -193,3 +208,8 @@ class Checker:
 
 
 _NONE: list[Finding] = []
+
+
+def _item_signature(item: Item) -> tuple:
+    """What workspace-scope rules may read of an item (see the module docstring)."""
+    return (item.id, item.kind, item.level, item.heading_span, item.end_line, tuple(item.attributes))

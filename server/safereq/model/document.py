@@ -180,7 +180,7 @@ class Document:
     problems: list[Problem]
     language: str
     line_count: int
-    sections: Any = None  # the section cache that makes the next parse incremental (model.parser)
+    sections: Any = None  # the section cache that makes the next parse incremental (model.incremental)
 
     def item_at(self, line: int) -> Item | None:
         """The innermost item whose span holds ``line``."""

@@ -1,9 +1,9 @@
-"""Parse a Markdown requirement document into a :class:`Document`, incrementally by section.
+"""Parse one section of a Markdown requirement document, and build items from parsed sections.
 
-Each section (see :mod:`.sections`) is parsed on its own into a :class:`SectionResult`; results are cached
-by section text so that an edit re-parses only the sections it touched, and sections that merely moved
-are shifted rather than re-parsed. Items are then assembled across sections, because an item's body runs
-until the next item heading or the next heading of the same or a higher level.
+Each section (see :mod:`.sections`) is parsed on its own into a :class:`SectionResult`, so that an edit
+re-parses only the sections it touched; :mod:`.incremental` assembles sections into a :class:`Document`
+and decides what to re-parse. An item is built from several sections, because its body runs until the next
+item heading or the next heading of the same or a higher level.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from typing import Any
 
 from .blocks import section_blocks
 from .clauses import ClauseRef, find_clause_refs
-from .document import Attribute, Cell, Document, HaraRow, Item, Link, Problem, Segment, Text
+from .document import Attribute, Cell, HaraRow, Item, Link, Problem, Segment, Text
 from .ids import ATX_HEADING_RE, ITEM_HEADING_RE, is_item_id, kind_prefix
 from .ranges import Span
-from .sections import front_matter_end, resplit_sections, split_sections
 from .vocabulary import Vocabulary
 
 _OTHER_SEPARATORS = frozenset("，、;；\t")
@@ -78,21 +77,6 @@ class SectionResult:
             [ClauseRef(c.document, c.year, c.clause, c.raw, c.span.shifted(d) if c.span else None) for c in self.clause_refs],
             [Problem(p.code, p.message, p.span.shifted(d)) for p in self.problems],
         )
-
-
-@dataclass(slots=True)
-class SectionCache:
-    """Results of the previous parse, by section text, for the vocabulary they were made with."""
-
-    vocabulary: Vocabulary
-    by_text: dict[str, SectionResult] = field(default_factory=dict)
-    layout: list = field(default_factory=list)  # the sections (model.sections.Section) of the last parse
-    # Items by (front matter, identities of their section results): unchanged items keep their identity
-    # across parses, so per-item check results can be cached by identity.
-    items: dict[tuple, Item] = field(default_factory=dict)
-    # Items rebuilt only because an edit above them moved them: id(new item) → (old item, lines moved).
-    # Lets the checker move the old item's findings instead of checking the item again.
-    moved: dict[int, tuple[Item, int]] = field(default_factory=dict)
 
 
 def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
@@ -268,7 +252,7 @@ def parse_section(text: str, start: int, vocab: Vocabulary) -> SectionResult:
     return result
 
 
-def _front_matter(lines: list[str], problems: list[Problem]) -> dict[str, Any]:
+def parse_front_matter(lines: list[str], problems: list[Problem]) -> dict[str, Any]:
     """Read front matter; ``lines`` runs from the opening ``---`` to the closing one."""
     import yaml
 
@@ -299,7 +283,7 @@ def _language(text: str, default: str) -> str:
     return "zh" if cjk * 4 >= len(text.replace(" ", "")) else default
 
 
-def _build_item(
+def build_item(
     path: str, results: list[SectionResult], vocab: Vocabulary, front: dict[str, Any], default_language: str
 ) -> Item:
     """One item from its heading section and the sub-sections that belong to its body."""
@@ -314,72 +298,4 @@ def _build_item(
         attributes=[a for res in results for a in res.attributes],
         clause_refs=[c for res in results for c in res.clause_refs],
         language=_language(statement.text or h.title, default_language),
-    )
-
-
-def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document | None = None) -> Document:
-    """Parse ``text``; when ``previous`` (the last parse of the same document) is given, reuse its sections."""
-    old_cache = previous.sections if previous is not None else None
-    if not isinstance(old_cache, SectionCache) or old_cache.vocabulary is not vocab:
-        old_cache = None
-    cache = SectionCache(vocab)
-    problems: list[Problem] = []
-    fm_end = front_matter_end(text)
-    fm_key = text[:fm_end]
-    front: dict[str, Any] = _front_matter(fm_key.split("\n")[:-1], problems) if fm_end else {}
-    default_language = "zh" if str(front.get("language", "en")).lower().startswith("zh") else "en"
-
-    results: list[SectionResult] = []
-    origin: dict[int, SectionResult] = {}  # id(shifted result) → the cached result it was moved from
-    if old_cache is not None and old_cache.layout and previous is not None and previous.text[:fm_end] == fm_key:
-        layout = resplit_sections(previous.text, old_cache.layout, text, fm_end)
-    else:
-        layout = split_sections(text, fm_end)
-    cache.layout = layout
-    for start, key, _offset in layout:
-        cached = old_cache.by_text.get(key) if old_cache else None
-        if cached is None:
-            res = parse_section(key, start, vocab)
-        elif cached.start != start:
-            res = cached.shifted(start)
-            origin[id(res)] = cached
-        else:
-            res = cached
-        cache.by_text[key] = res
-        results.append(res)
-
-    items: list[Item] = []
-    hara: list[HaraRow] = []
-    refs: list[ClauseRef] = []
-    current: list[SectionResult] = []
-
-    def close() -> None:
-        if current:
-            key = (fm_key, *map(id, current))
-            reused = old_cache.items.get(key) if old_cache else None
-            item = reused or _build_item(path, current, vocab, front, default_language)
-            cache.items[key] = item
-            if reused is None and old_cache is not None and all(id(r) in origin for r in current):
-                before = old_cache.items.get((fm_key, *(id(origin[id(r)]) for r in current)))
-                if before is not None:
-                    cache.moved[id(item)] = (before, current[0].start - origin[id(current[0])].start)
-            items.append(item)
-            current.clear()
-
-    for res in results:
-        if res.problems:
-            problems.extend(res.problems)
-        if res.hara_rows:
-            hara.extend(res.hara_rows)
-        if res.clause_refs:
-            refs.extend(res.clause_refs)
-        h = res.heading
-        if h is not None and (h.item_id is not None or (current and h.level <= current[0].heading.level)):
-            close()
-        if (h is not None and h.item_id is not None) or current:
-            current.append(res)
-    close()
-    return Document(
-        path=path, text=text, items=items, hara_rows=hara, clause_refs=refs, front_matter=front,
-        problems=problems, language=default_language, line_count=text.count("\n") + 1, sections=cache,
     )

@@ -25,6 +25,25 @@ class Section(NamedTuple):
     offset: int
 
 
+class Resplit(NamedTuple):
+    """The sections of an edited text, and how many of them the edit left alone.
+
+    The first ``head`` sections are the old ones, unchanged; the last ``tail`` have the text of the old
+    last ``tail`` sections, moved down by ``line_delta`` lines. Everything between is new.
+    """
+
+    sections: list[Section]
+    head: int
+    tail: int
+    line_delta: int
+    fenced: bool  # whether the text has ``` or ~~~ anywhere (see ``has_fences``)
+
+
+def has_fences(text: str) -> bool:
+    """Whether ``text`` may hold fenced code: then a ``#`` line far from an edit can change meaning."""
+    return "```" in text or "~~~" in text
+
+
 def front_matter_end(text: str) -> int:
     """Offset just past the closing ``---`` line of front matter (0 when there is none)."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
@@ -70,17 +89,23 @@ def split_sections(text: str, start: int = 0, end: int | None = None, first_line
     return [Section(n, text[a:b], a) for n, a, b in zip(lines, offsets, ends)]
 
 
-def resplit_sections(old_text: str, old: list[Section], text: str, start: int) -> list[Section]:
+def resplit_sections(
+    old_text: str, old: list[Section], text: str, start: int, old_fenced: bool | None = None
+) -> Resplit:
     """The sections of ``text`` from ``start``, given the sections ``old`` of the previous text.
 
     Only the sections around the changed region are split again: sections before it (same text at the same
     offset) are reused as they are, sections after it (same text at the offset moved by the change in
     length) are reused with their offsets and lines moved. ``str.startswith`` at an offset compares without
     copying, so finding the region costs one pass of memory comparison. Fenced code changes what a ``#``
-    means far from an edit, so a document with fences is split in full.
+    means far from an edit, so a document with fences is split in full (nothing reused). Searching a large
+    text for fences costs about as much as the rest, so ``old_fenced`` (what the previous split found) is
+    passed in when known, and of the new text only the changed region is searched.
     """
-    if not old or old[0].offset != start or "```" in text or "~~~" in text or "```" in old_text or "~~~" in old_text:
-        return split_sections(text, start)
+    if old_fenced is None:
+        old_fenced = has_fences(old_text)
+    if not old or old[0].offset != start or old_fenced:
+        return _full(text, start)
     n, size, delta = len(old), len(text), len(text) - len(old_text)
 
     def intact(sec: Section, at: int, last: bool) -> bool:
@@ -94,7 +119,7 @@ def resplit_sections(old_text: str, old: list[Section], text: str, start: int) -
     while k0 < n and intact(old[k0], old[k0].offset, k0 == n - 1):
         k0 += 1
     if k0 == n:
-        return old
+        return Resplit(old, n, 0, 0, False)
     # One section before the change too: editing a heading line changes where the previous section ends.
     k0 = max(k0 - 1, 0)
     k1 = n
@@ -110,13 +135,22 @@ def resplit_sections(old_text: str, old: list[Section], text: str, start: int) -
             break
         k1 -= 1
     region_end = old[k1].offset + delta if k1 < n else size
+    # Old text had no fences and a fence cannot span lines, so the new text has one only in the region.
+    if text.find("```", old[k0].offset, region_end) >= 0 or text.find("~~~", old[k0].offset, region_end) >= 0:
+        return _full(text, start)
     middle = split_sections(text, old[k0].offset, region_end, old[k0].line)
     tail = old[k1:]
+    line_delta = 0
     if tail:
         line_delta = text.count("\n", old[k0].offset, region_end) - old_text.count("\n", old[k0].offset, old[k1].offset)
         if delta or line_delta:
             tail = [Section(sec.line + line_delta, sec.text, sec.offset + delta) for sec in tail]
-    return old[:k0] + middle + tail
+    return Resplit(old[:k0] + middle + tail, k0, len(tail), line_delta, False)
+
+
+def _full(text: str, start: int) -> Resplit:
+    """A full split, reusing nothing."""
+    return Resplit(split_sections(text, start), 0, 0, 0, has_fences(text))
 
 
 def _rest_of_line(text: str, offset: int) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..model.document import Document, HaraRow, Item, Link
 from ..model.ids import ID_RE, is_item_id
-from ..model.parser import parse_document
+from ..model.incremental import parse_document
 from ..model.ranges import Span
 from ..model.vocabulary import Vocabulary, load_vocabulary
 
@@ -57,14 +57,19 @@ class Workspace:
             return previous
         doc = parse_document(path, text, self.vocabulary, previous)
         old_items = previous.items if previous is not None else []
-        kept = {id(item) for item in doc.items}
-        for item in old_items:
-            if id(item) not in kept:
-                self._unindex_item(item)
-        old = {id(item) for item in old_items}
-        for item in doc.items:
-            if id(item) not in old:
-                self._index_item(item)
+        diff = doc.sections
+        if old_items and getattr(diff, "base", None) is old_items:
+            # The parser says which items it replaced: no need to compare thousands of unchanged ones.
+            removed, added = diff.removed, diff.added
+        else:
+            kept = set(map(id, doc.items))
+            removed = [item for item in old_items if id(item) not in kept]
+            old = set(map(id, old_items))
+            added = [item for item in doc.items if id(item) not in old]
+        for item in removed:
+            self._unindex_item(item)
+        for item in added:
+            self._index_item(item)
         if previous is not None and previous.hara_rows:
             self._unindex_hara(previous)
         self._index_hara(doc)
