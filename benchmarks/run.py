@@ -6,16 +6,20 @@ Generates (benchmarks/core/generate.py) a 200-document workspace of 20,000 requi
 2,000-requirement document in a temporary folder, then measures:
 
 - baseline: read every file and run one regex over it (the floor any checker is compared with);
-- cold check through the real CLI (process start to exit, median of ``--runs``), with the child's peak RSS;
+- cold check through the real CLI (process start to exit, median of ``--runs``), with the child's peak RSS:
+  as a user runs it (per-document checks shared out to one process per core, see checks/parallel.py) and
+  with ``--jobs 1``;
 - in-process cold check: load, parse and check a fresh workspace in an interpreter that has safereq imported;
 - re-check after a one-line edit (``Workspace.update`` + ``Checker.check`` on the same objects, median of
   ``--edits``), once for an edit within a line and once for an edit that inserts a line (shifting all below),
   in the single document and in one document of the large workspace;
 - with ``--profile``, where the time of a cold check and of an edit goes (cProfile, top functions).
 
-Every figure is given as wall time and CPU time (user + system of the measured process). The code is
-single-threaded, so on an idle machine the two agree; on a shared machine the wall time includes waiting
-for a core and the CPU time is the better estimate of the idle figure. The load average is recorded.
+Every figure is given as wall time and CPU time (user + system of the measured process and the workers it
+waited for). Apart from the CLI's workers the code is single-threaded, so on an idle machine the two agree;
+on a shared machine the wall time includes waiting for a core and the CPU time is the better estimate of the
+idle figure. The cold-check target is judged on wall time, since that is what a user waits and what the
+workers shorten: run it on an idle machine. The load average is recorded.
 Prints a table and writes the figures as JSON (default benchmarks/results/core.json). Timing asserts do not
 belong in tests; this is where speed is watched.
 """
@@ -254,18 +258,25 @@ def main() -> int:
                    f"{base['cpu_s'] * 1000:.0f} ms", "(floor)")
 
         cmd = safereq_command()
-        for label, folder in (("workspace", ws_dir), ("single", one_dir)):
-            runs = [run_child([*cmd, "check", ".", "--quiet", "--output", os.devnull], folder) for _ in range(args.runs)]
+        runs_of = (("workspace", ws_dir, []), ("workspace_one_process", ws_dir, ["--jobs", "1"]), ("single", one_dir, []))
+        for label, folder, extra in runs_of:
+            runs = [run_child([*cmd, "check", ".", "--quiet", "--output", os.devnull, *extra], folder)
+                    for _ in range(args.runs)]
             m = medians([r[0] for r in runs])
             rss = max(r[2] for r in runs) / 1024
             results[f"cli_cold_{label}"] = {**m, "walls_s": [r[0].wall for r in runs], "exit": runs[0][1],
                                             "peak_rss_mib": rss}
             if label == "workspace":
-                name, verdict = f"CLI cold check, {n_reqs:,} reqs / {args.docs} docs", _verdict(m["cpu_s"], TARGET_COLD_S, "s, cpu")
+                # The target is the time a user waits: wall time, with the default (one process per core).
+                name = f"CLI cold check, {n_reqs:,} reqs / {args.docs} docs, {os.cpu_count()} CPUs"
+                verdict = _verdict(m["wall_s"], TARGET_COLD_S, "s, wall")
+            elif label == "workspace_one_process":
+                name, verdict = "  the same with --jobs 1", ""
             else:
                 name, verdict = f"CLI cold check, {args.single:,} reqs / 1 doc", ""
             report.add(name, f"{m['wall_s']:.2f} s", f"{m['cpu_s']:.2f} s", verdict)
-            report.add("  peak RSS of that process", f"{rss:.0f} MiB")
+            report.add("  peak RSS of that process" + (" (largest process)" if label == "workspace" else ""),
+                       f"{rss:.0f} MiB")
         startup = medians([run_child([*cmd, "--version"], root)[0] for _ in range(args.runs)])
         results["cli_startup"] = startup
         report.add("  CLI start-up alone (safereq --version)", f"{startup['wall_s'] * 1000:.0f} ms",

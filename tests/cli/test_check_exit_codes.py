@@ -29,6 +29,8 @@ def test_io_errors_exit_one_and_can_be_downgraded(project, safereq):
     ["check", "--rule", "io/binary=fatal"],
     ["check", "--select", "nonsense"],
     ["check", "--max-file-size", "lots"],
+    ["check", "--jobs", "0"],
+    ["check", "--jobs", "many"],
     ["check", "--config", "does-not-exist.toml"],
     ["check", "--output", "no/such/dir/report.txt"],
     [],

@@ -184,6 +184,18 @@ class Checker:
         self._workspace_result = (comparable, found, by_path)
         return by_path
 
+    def local_findings(self, ws: Workspace, paths: Iterable[str]) -> dict[str, list[Finding]]:
+        """The item- and document-scope findings of these documents (cached as ``check`` caches them)."""
+        ctx = self._context(ws)
+        return {path: self._local(ctx, ws.documents[path]) for path in paths}
+
+    def adopt_local(self, doc: Document, findings: list[Finding]) -> None:
+        """Take ``doc``'s item- and document-scope findings, computed by another process, as if found here.
+
+        ``check`` then reports them without checking the document's items again (see checks.parallel).
+        """
+        self._doc_cache[doc.path] = (doc, findings)
+
     def check(self, ws: Workspace, paths: Iterable[str] | None = None) -> list[Finding]:
         """Findings for ``paths`` (default: every document), sorted by path, line, column and rule."""
         wanted = set(paths) if paths is not None else set(ws.documents)

@@ -43,6 +43,16 @@ def _rule_setting(text: str) -> tuple[str, str]:
     return rule.strip(), severity.strip().lower()
 
 
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (1 or more), got {text!r}")
+    return value
+
+
 def _id_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -67,6 +77,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="set a rule's or family's severity: error, warning, info, hint, on or off (repeatable)")
     p.add_argument("--max-file-size", metavar="SIZE", type=_size, default=None,
                    help="skip documents larger than SIZE, e.g. 20MB (default: 10MB)")
+    p.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=0,
+                   help="processes to check with (default: one per core, for large workspaces on Linux)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
     p.set_defaults(handler=run)
 
@@ -163,6 +175,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..checks.engine import Checker
     from ..checks.findings import Severity
     from ..checks.io import all_rule_infos, io_findings
+    from ..checks.parallel import check_workspace, default_jobs
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
@@ -179,7 +192,7 @@ def _run(args: argparse.Namespace) -> int:
         for source in loaded.sources:
             workspace.update(source.path, source.text)
         checker = Checker(config)
-        findings = checker.check(workspace)
+        findings = check_workspace(checker, workspace, args.jobs or default_jobs())
         fixed: int | None = None
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
