@@ -37,9 +37,10 @@ def assert_resplit(text, sections, new):
     sections_new, head, tail, line_delta, fenced = resplit_sections(text, sections, new, 0)
     assert fenced == ("```" in new or "~~~" in new)
     assert sections_new == split_sections(new)
-    assert sections_new[:head] == sections[:head]
-    for old_sec, new_sec in zip(sections[len(sections) - tail:], sections_new[len(sections_new) - tail:]):
-        assert (new_sec.text, new_sec.line) == (old_sec.text, old_sec.line + line_delta)
+    old_rows, new_rows = list(zip(*sections)), list(zip(*sections_new))
+    assert new_rows[:head] == old_rows[:head]
+    for (old_line, old_text, _), (new_line, new_text, _) in zip(old_rows[len(old_rows) - tail:], new_rows[len(new_rows) - tail:]):
+        assert (new_text, new_line) == (old_text, old_line + line_delta)
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -61,7 +62,7 @@ def test_fences_fall_back_to_a_full_split():
 
 def test_sections_skip_fenced_headings():
     text = "## A-1: x\n```\n## B-1: in code\n```\n## C-1: y\n"
-    assert [s.line for s in split_sections(text)] == [0, 4]
+    assert split_sections(text).lines == [0, 4]
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -73,3 +74,16 @@ def test_resplit_equals_a_full_split_in_a_long_document(seed):
         new = edits(text, rng)
         assert_resplit(text, sections, new)
         text, sections = new, split_sections(new)
+
+
+def test_headings_on_the_first_and_the_last_line_split():
+    layout = split_sections("# A\ntext\n## B")
+    assert layout.lines == [0, 2] and layout.texts == ["# A\ntext", "## B"] and layout.offsets == [0, 9]
+
+
+def test_a_region_is_split_like_the_whole_text():
+    text = BASE
+    whole = split_sections(text)
+    k = 10
+    region = split_sections(text, whole.offsets[k], whole.offsets[k + 5], whole.lines[k])
+    assert region == (whole.lines[k:k + 5], whole.texts[k:k + 5], whole.offsets[k:k + 5])

@@ -24,7 +24,7 @@ from typing import Any
 from .clauses import ClauseRef
 from .document import Document, HaraRow, Item, Problem
 from .parser import SectionResult, build_item, parse_front_matter, parse_section
-from .sections import Resplit, Section, front_matter_end, has_fences, resplit_sections, split_sections
+from .sections import Layout, Resplit, front_matter_end, has_fences, resplit_sections, split_sections
 from .vocabulary import Vocabulary
 
 
@@ -34,7 +34,7 @@ class SectionCache:
 
     vocabulary: Vocabulary
     front_matter: str  # the front matter's text: items depend on it (kind, language)
-    layout: list[Section]
+    layout: Layout
     fenced: bool  # whether the text has fences (the re-split needs to know; see model.sections)
     results: list[SectionResult]  # one per section of ``layout``
     items: list[Item]  # the document's items
@@ -67,20 +67,23 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     else:
         split = Resplit(split_sections(text, fm_end), 0, 0, 0, has_fences(text))
     layout, head, tail, line_delta, fenced = split
-    n = len(layout)
-    old_layout = old.layout if old is not None else []
+    n = len(layout.texts)
     old_results = old.results if old is not None else []
     n_old = len(old_results)
 
     # Section results: the old ones around the edit, the sections in between parsed again unless their
     # text was already there (a block of lines moved, or the front matter changed).
     # (A document may repeat a section's text, e.g. a "Notes" sub-section: the one at the same line first.)
-    around = list(zip(old_layout[head:n_old - tail], old_results[head:n_old - tail]))
-    known = {sec.text: res for sec, res in around}
-    known_at = {(sec.line, sec.text): res for sec, res in around}
+    known: dict[str, SectionResult] = {}
+    known_at: dict[tuple[int, str], SectionResult] = {}
+    if old is not None:
+        around = list(zip(old.layout.lines[head:n_old - tail], old.layout.texts[head:n_old - tail],
+                          old_results[head:n_old - tail]))
+        known = {key: res for _line, key, res in around}
+        known_at = {(line, key): res for line, key, res in around}
     origin: dict[int, SectionResult] = {}  # id(moved copy) → the old result it was moved from
     middle: list[SectionResult] = []
-    for start, key, _offset in layout[head:n - tail]:
+    for start, key in zip(layout.lines[head:n - tail], layout.texts[head:n - tail]):
         res = known_at.get((start, key)) or known.get(key)
         if res is None:
             res = parse_section(key, start, vocab)
@@ -142,15 +145,18 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     if first is not None:
         add(first, hi)
 
-    for item, (a, b) in zip(old_items[later:], old_ranges[later:]):
-        a, b = a + index_shift, b + index_shift
-        if line_delta:
+    later_ranges = old_ranges[later:]
+    if index_shift:
+        later_ranges = [(a + index_shift, b + index_shift) for a, b in later_ranges]
+    ranges += later_ranges
+    if not line_delta:
+        items += old_items[later:]  # the same objects: nothing about them changed
+    else:
+        for item, (a, b) in zip(old_items[later:], later_ranges):
             rebuilt = build_item(path, results[a:b], vocab, front, default_language)
             moved[id(rebuilt)] = (item, line_delta)
             added.append(rebuilt)
-            item = rebuilt
-        items.append(item)
-        ranges.append((a, b))
+            items.append(rebuilt)
 
     hara: list[HaraRow] = []
     refs: list[ClauseRef] = []
@@ -168,10 +174,11 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         cache.removed = [item for item in old_items[kept:later] if id(item) not in regrouped]
         if line_delta:
             cache.removed += old_items[later:]
-    last = layout[-1]  # sections run to the end of the text: counting its lines is cheaper than the text's
+    # Sections run to the end of the text: counting the last one's lines is cheaper than the text's.
+    line_count = layout.lines[-1] + layout.texts[-1].count("\n") + 1
     return Document(
         path=path, text=text, items=items, hara_rows=hara, clause_refs=refs, front_matter=front,
-        problems=problems, language=default_language, line_count=last.line + last.text.count("\n") + 1,
+        problems=problems, language=default_language, line_count=line_count,
         sections=cache,
     )
 

@@ -8,21 +8,28 @@ runs one regular expression over the whole text, so its cost stays well below a 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 # Led by a literal newline so the regex engine can skip quickly between line starts (three times faster
-# than a MULTILINE ``^``); the text is searched with a newline put in front of it.
+# than a MULTILINE ``^``); the first line of a text, which no newline leads, is matched with _FIRST_RE.
 _BOUNDARY_RE = re.compile(r"\n {0,3}(?:#{1,6}(?:[ \t]|$)|(`{3,}|~{3,}))", re.MULTILINE)
+_FIRST_RE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|(`{3,}|~{3,}))", re.MULTILINE)
 _BLOCK = 32  # sections compared at once when looking for the edited region
 _FM_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
-class Section(NamedTuple):
-    """A section: first line number, its text (without the newline that ends its last line), start offset."""
+class Layout(NamedTuple):
+    """The sections of a text, column by column: section ``k`` starts at line ``lines[k]`` and offset
+    ``offsets[k]`` and has the text ``texts[k]`` (without the newline that ends its last line).
 
-    line: int
-    text: str
-    offset: int
+    Columns rather than a tuple per section: after an edit every later section moves, and moving a column
+    of integers costs a small fraction of rebuilding thousands of tuples.
+    """
+
+    lines: list[int]
+    texts: list[str]
+    offsets: list[int]
 
 
 class Resplit(NamedTuple):
@@ -32,7 +39,7 @@ class Resplit(NamedTuple):
     last ``tail`` sections, moved down by ``line_delta`` lines. Everything between is new.
     """
 
-    sections: list[Section]
+    sections: Layout
     head: int
     tail: int
     line_delta: int
@@ -55,7 +62,7 @@ def front_matter_end(text: str) -> int:
     return len(text) if nl < 0 else nl + 1
 
 
-def split_sections(text: str, start: int = 0, end: int | None = None, first_line: int | None = None) -> list[Section]:
+def split_sections(text: str, start: int = 0, end: int | None = None, first_line: int | None = None) -> Layout:
     """The sections of ``text`` from offset ``start`` (a line start) to ``end`` (a line start, or the end).
 
     ``first_line`` is the line number at ``start`` when the caller knows it.
@@ -67,13 +74,9 @@ def split_sections(text: str, start: int = 0, end: int | None = None, first_line
     lines = [first_line]
     line, pos = first_line, start
     fence: str | None = None
-    # Offsets in ``"\n" + text`` are one more than in ``text``: a match at m.start() begins the line at
-    # text offset m.start().
-    for m in _BOUNDARY_RE.finditer("\n" + text, start, end):
-        at = m.start()
-        f = m.group(1)
+    for at, f, after in _boundaries(text, start, end):
         if fence is not None:
-            if f and f[0] == fence[0] and len(f) >= len(fence) and not _rest_of_line(text, m.end() - 1).strip():
+            if f and f[0] == fence[0] and len(f) >= len(fence) and not _rest_of_line(text, after).strip():
                 fence = None
             continue
         if f:
@@ -86,12 +89,21 @@ def split_sections(text: str, start: int = 0, end: int | None = None, first_line
         offsets.append(at)
         lines.append(line)
     ends = [o - 1 for o in offsets[1:]] + [end if end == len(text) else end - 1]
-    return [Section(n, text[a:b], a) for n, a, b in zip(lines, offsets, ends)]
+    return Layout(lines, [text[a:b] for a, b in zip(offsets, ends)], offsets)
 
 
-def resplit_sections(
-    old_text: str, old: list[Section], text: str, start: int, old_fenced: bool | None = None
-) -> Resplit:
+def _boundaries(text: str, start: int, end: int) -> Iterator[tuple[int, str | None, int]]:
+    """(line start, fence or None, offset after the match) of each heading or fence line in [start, end)."""
+    if start == 0:
+        m = _FIRST_RE.match(text, 0, end)
+        if m is not None:
+            yield 0, m.group(1), m.end()
+        start = 1
+    for m in _BOUNDARY_RE.finditer(text, start - 1, end):
+        yield m.start() + 1, m.group(1), m.end()
+
+
+def resplit_sections(old_text: str, old: Layout, text: str, start: int, old_fenced: bool | None = None) -> Resplit:
     """The sections of ``text`` from ``start``, given the sections ``old`` of the previous text.
 
     Only the sections around the changed region are split again: sections before it (same text at the same
@@ -104,19 +116,20 @@ def resplit_sections(
     """
     if old_fenced is None:
         old_fenced = has_fences(old_text)
-    if not old or old[0].offset != start or old_fenced:
+    lines, texts, offsets = old
+    if not texts or offsets[0] != start or old_fenced:
         return _full(text, start)
-    n, size, delta = len(old), len(text), len(text) - len(old_text)
+    n, size, delta = len(texts), len(text), len(text) - len(old_text)
 
-    def intact(sec: Section, at: int, last: bool) -> bool:
-        end = at + len(sec.text)
-        return text.startswith(sec.text, at) and (end == size if last else text.startswith("\n", end))
+    def intact(k: int, at: int) -> bool:
+        end = at + len(texts[k])
+        return text.startswith(texts[k], at) and (end == size if k == n - 1 else text.startswith("\n", end))
 
     # Skip whole blocks of sections first (one comparison each), then single sections.
     k0 = 0
-    while k0 + _BLOCK < n and text.startswith(old_text[old[k0].offset:old[k0 + _BLOCK].offset], old[k0].offset):
+    while k0 + _BLOCK < n and text.startswith(old_text[offsets[k0]:offsets[k0 + _BLOCK]], offsets[k0]):
         k0 += _BLOCK
-    while k0 < n and intact(old[k0], old[k0].offset, k0 == n - 1):
+    while k0 < n and intact(k0, offsets[k0]):
         k0 += 1
     if k0 == n:
         return Resplit(old, n, 0, 0, False)
@@ -124,28 +137,34 @@ def resplit_sections(
     k0 = max(k0 - 1, 0)
     k1 = n
     while k1 - _BLOCK > k0 + 1:
-        a, b = old[k1 - _BLOCK].offset, (old[k1].offset if k1 < n else len(old_text))
+        a, b = offsets[k1 - _BLOCK], (offsets[k1] if k1 < n else len(old_text))
         if not (text.startswith("\n", a + delta - 1) and text.startswith(old_text[a:b], a + delta)):
             break
         k1 -= _BLOCK
     while k1 - 1 > k0:
-        sec = old[k1 - 1]
-        at = sec.offset + delta
-        if not (at > 0 and text.startswith("\n", at - 1) and intact(sec, at, k1 == n)):
+        at = offsets[k1 - 1] + delta
+        if not (at > 0 and text.startswith("\n", at - 1) and intact(k1 - 1, at)):
             break
         k1 -= 1
-    region_end = old[k1].offset + delta if k1 < n else size
+    region_start = offsets[k0]
+    region_end = offsets[k1] + delta if k1 < n else size
     # Old text had no fences and a fence cannot span lines, so the new text has one only in the region.
-    if text.find("```", old[k0].offset, region_end) >= 0 or text.find("~~~", old[k0].offset, region_end) >= 0:
+    if text.find("```", region_start, region_end) >= 0 or text.find("~~~", region_start, region_end) >= 0:
         return _full(text, start)
-    middle = split_sections(text, old[k0].offset, region_end, old[k0].line)
-    tail = old[k1:]
+    middle = split_sections(text, region_start, region_end, lines[k0])
     line_delta = 0
-    if tail:
-        line_delta = text.count("\n", old[k0].offset, region_end) - old_text.count("\n", old[k0].offset, old[k1].offset)
-        if delta or line_delta:
-            tail = [Section(sec.line + line_delta, sec.text, sec.offset + delta) for sec in tail]
-    return Resplit(old[:k0] + middle + tail, k0, len(tail), line_delta, False)
+    tail_lines, tail_offsets = lines[k1:], offsets[k1:]
+    if k1 < n:
+        line_delta = text.count("\n", region_start, region_end) - old_text.count("\n", region_start, offsets[k1])
+        if line_delta:
+            tail_lines = list(map(line_delta.__add__, tail_lines))
+        if delta:
+            tail_offsets = list(map(delta.__add__, tail_offsets))
+    layout = Layout(
+        lines[:k0] + middle.lines + tail_lines, texts[:k0] + middle.texts + texts[k1:],
+        offsets[:k0] + middle.offsets + tail_offsets,
+    )
+    return Resplit(layout, k0, n - k1, line_delta, False)
 
 
 def _full(text: str, start: int) -> Resplit:
