@@ -1,6 +1,7 @@
 """Checking in forked workers finds exactly what one process finds, and survives a worker that dies."""
 
 import os
+from dataclasses import dataclass
 
 import pytest
 
@@ -11,41 +12,51 @@ from safereq.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="workers are forked only on Linux")
 
-GOALS = "# Goals\n\n## SG-1: Goal\nThe car shall not steer unintentionally.\n- ASIL: D\n"
+
+@dataclass
+class Source:
+    path: str
+    text: str
 
 
-def workspace() -> Workspace:
-    ws = Workspace()
-    ws.update("goals.md", GOALS)
-    for d in range(6):
-        ws.update(f"reqs-{d}.md", "".join(
-            f"## FSR-{d}{i}: Requirement {i}\nThe arbiter must limit torque {i} quickly, TBD.\n\n"
-            f"- ASIL: {'B' if i % 3 else 'D'}\n- Derived from: SG-{1 if i % 4 else 7}\n\n"
-            for i in range(1, 20)
-        ))
-    return ws
+SOURCES = [Source("goals.md", "# Goals\n\n## SG-1: Goal\nThe car shall not steer unintentionally.\n- ASIL: D\n")] + [
+    Source(f"reqs-{d}.md", "".join(
+        f"## FSR-{d}{i}: Requirement {i}\nThe arbiter must limit torque {i} quickly, TBD.\n\n"
+        f"- ASIL: {'B' if i % 3 else 'D'}\n- Derived from: SG-{1 if i % 4 else 7}, FSR-{d}{i + 1}\n\n"
+        for i in range(1, 20)
+    ))
+    for d in range(7)
+]
+
+
+def serial() -> list:
+    return parallel.parse_and_check(SOURCES, Workspace(), Checker(), jobs=1)
 
 
 def test_workers_find_what_one_process_finds(monkeypatch):
-    serial = Checker().check(workspace())
     adopted = []
     adopt = Checker.adopt_local
     monkeypatch.setattr(Checker, "adopt_local", lambda self, doc, found: (adopted.append(doc.path), adopt(self, doc, found)))
-    assert parallel.check_workspace(Checker(), workspace(), jobs=3, min_items=0) == serial
-    assert serial  # the documents do have findings to compare
-    assert 2 <= len(adopted) < 7  # two workers checked some of the seven documents, the parent the rest
+    found = parallel.parse_and_check(SOURCES, Workspace(), Checker(), jobs=2, min_bytes=0)
+    assert found == serial()
+    assert {f.rule.split("/")[0] for f in found} >= {"modal", "wording", "asil", "trace"}
+    assert sorted(adopted) == sorted(s.path for s in SOURCES)  # every document was checked by a worker
+
+
+def test_batches_keep_the_order_and_cover_every_source():
+    batches = parallel._batches(SOURCES, 4)
+    assert len(batches) == 4
+    assert [s for batch in batches for s in batch] == SOURCES
 
 
 def test_small_workspaces_are_checked_in_one_process(monkeypatch):
     monkeypatch.setattr(parallel, "_work", lambda *args: pytest.fail("a worker was started"))
-    ws = workspace()
-    assert parallel.check_workspace(Checker(), ws, jobs=3) == Checker().check(ws)
+    assert parallel.parse_and_check(SOURCES, Workspace(), Checker(), jobs=2) == serial()
 
 
 def test_a_worker_that_dies_costs_no_findings(monkeypatch):
-    monkeypatch.setattr(parallel, "_work", lambda *args: os._exit(3))  # runs in the forked worker only
-    serial = Checker().check(workspace())
-    assert parallel.check_workspace(Checker(), workspace(), jobs=2, min_items=0) == serial
+    monkeypatch.setattr(parallel, "_work", lambda *args: os._exit(3))  # runs in the forked workers only
+    assert parallel.parse_and_check(SOURCES, Workspace(), Checker(), jobs=2, min_bytes=0) == serial()
 
 
 def test_a_rule_failing_in_a_worker_is_reported(monkeypatch):
@@ -59,7 +70,6 @@ def test_a_rule_failing_in_a_worker_is_reported(monkeypatch):
 
     monkeypatch.setitem(checks(), "wording/placeholder", type(check)(check.rule, check.scope, broken_in_workers))
     checker = Checker()
-    findings = parallel.check_workspace(checker, workspace(), jobs=2, min_items=0)
+    found = parallel.parse_and_check(SOURCES, Workspace(), checker, jobs=2, min_bytes=0)
     assert checker.failures == {"wording/placeholder": "RuntimeError: boom"}
-    # The parent's own share still reports the rule: only the worker's documents miss its findings.
-    assert any(f.rule == "wording/placeholder" for f in findings)
+    assert not any(f.rule == "wording/placeholder" for f in found)  # the workers checked every document

@@ -35,7 +35,7 @@ def test_links_resolve_across_the_documents_checked_together(project, safereq):
 def test_jobs_do_not_change_the_report(project, safereq, monkeypatch):
     from safereq.checks import parallel
 
-    monkeypatch.setattr(parallel, "MIN_ITEMS", 0)  # the project is small: fork anyway
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)  # the project is small: fork anyway
     one = safereq("check", "docs", "--format", "json", "--jobs", "1")
     two = safereq("check", "docs", "--format", "json", "--jobs", "2")
     assert one.json() == two.json() and one.status == two.status

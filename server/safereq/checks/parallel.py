@@ -1,16 +1,20 @@
-"""Check a large workspace on several cores: the per-document checks are shared out to forked workers.
+"""Check a large workspace on several cores: parse in this process, check documents in forked workers.
 
-Item- and document-scope rules read one document each, so the documents of a cold ``safereq check`` can be
-checked independently; only the workspace-scope rules (trace graph, ASIL inheritance) need everything.
-The workers are forked *after* the workspace is parsed, so they see the parsed documents without any
-copying, and send back only their findings, which are few and cheap to pickle. (Parsing in the workers
-instead was measured: pickling parsed documents back costs as much as parsing them.) The parent checks its
-own share, then the workspace-scope rules, while the workers run.
+Item- and document-scope rules read one document each, so documents can be checked independently; only the
+workspace-scope rules (trace graph, ASIL inheritance) need everything. The documents are parsed here in
+batches, and as soon as a batch is parsed a worker is forked to check it: the worker sees the parsed
+documents without any copying (fork), checks them while this process parses the next batch, and sends back
+only its findings, which are few and cheap to pickle. When the last batch is parsed this process runs the
+workspace-scope rules while the last workers finish. So parsing and checking overlap, and on two cores a
+cold check costs about the parse plus the workspace-scope rules, not the sum of everything.
+
+Parsing in the workers instead was measured and rejected: pickling the parsed documents back costs as much
+as parsing them.
 
 A worker that fails in any way (killed, out of memory, an exception) costs time, never findings: its
-documents are checked in the parent. Forking is used only where the platform's ``fork`` is dependable
-(Linux) and the workspace is large enough to repay it; elsewhere the check runs in one process, with the
-same result.
+documents are checked here. Forking is used only where the platform's ``fork`` is dependable (Linux) and the
+workspace is large enough to repay it; elsewhere, and with ``jobs=1``, everything runs in this process, with
+the same result.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
+from typing import Any, Protocol
 
 from ..workspace import Workspace
 from .engine import Checker
@@ -27,7 +32,13 @@ from .findings import Finding
 
 _log = logging.getLogger(__name__)
 
-MIN_ITEMS = 4000  # below this, starting a worker costs more than it saves
+MIN_BYTES = 1_000_000  # below this, starting workers costs more than it saves
+BATCHES_PER_JOB = 2  # more, smaller batches overlap better; each costs a fork
+
+
+class Source(Protocol):
+    path: str
+    text: str
 
 
 def default_jobs() -> int:
@@ -42,32 +53,27 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux")
 
 
-def check_workspace(checker: Checker, ws: Workspace, jobs: int, *, min_items: int | None = None) -> list[Finding]:
-    """``checker.check(ws)``, with the per-document checks spread over up to ``jobs`` processes
-    when the workspace has at least ``min_items`` items (default ``MIN_ITEMS``)."""
-    paths = sorted(ws.documents)
-    items = sum(len(ws.documents[p].items) for p in paths)
-    if jobs <= 1 or len(paths) < 2 or items < (MIN_ITEMS if min_items is None else min_items) or not can_fork():
+def parse_and_check(
+    sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *, min_bytes: int | None = None
+) -> list[Finding]:
+    """Load ``sources`` into ``ws`` and return ``checker.check(ws)``, using up to ``jobs`` processes when the
+    sources add up to at least ``min_bytes`` (default ``MIN_BYTES``)."""
+    size = sum(len(source.text) for source in sources)
+    if jobs <= 1 or len(sources) < 2 or size < (MIN_BYTES if min_bytes is None else min_bytes) or not can_fork():
+        for source in sources:
+            ws.update(source.path, source.text)
         return checker.check(ws)
-    shares = _shares(ws, paths, min(jobs, len(paths)))
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    workers = []
-    for share in shares[1:]:
-        receive, send = context.Pipe(duplex=False)
-        proc = context.Process(target=_work, args=(checker, ws, share, send), daemon=True)
-        try:
-            proc.start()
-        except OSError as exc:  # no more processes or memory: the parent checks this share itself
-            _log.warning("could not start a check worker (%s); checking in one process", exc)
-            receive.close()
-            send.close()
-            continue
-        send.close()
-        workers.append((proc, receive))
-    checker.local_findings(ws, shares[0])
-    checker.check(ws, paths=())  # the workspace-scope rules, while the workers run
+    workers: list[tuple[Any, Connection]] = []
+    for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
+        for source in batch:
+            ws.update(source.path, source.text)
+        worker = _start(context, checker, ws, sorted({source.path for source in batch}))
+        if worker is not None:
+            workers.append(worker)
+    checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
     for proc, receive in workers:
         result = _receive(receive)
         proc.join()
@@ -78,25 +84,48 @@ def check_workspace(checker: Checker, ws: Workspace, jobs: int, *, min_items: in
         for path, findings in found.items():
             checker.adopt_local(ws.documents[path], findings)
         checker.failures.update(failures)
-    return checker.check(ws)
+    return checker.check(ws)  # reports what the workers found, checks here what a failed worker did not
 
 
-def _shares(ws: Workspace, paths: Sequence[str], jobs: int) -> list[list[str]]:
-    """``paths`` in ``jobs`` groups of about equal work (items), largest documents placed first."""
-    shares: list[list[str]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
-    for path in sorted(paths, key=lambda p: -len(ws.documents[p].items)):
-        k = loads.index(min(loads))
-        shares[k].append(path)
-        loads[k] += len(ws.documents[path].items) + 1
-    return [share for share in shares if share]
+def _batches(sources: Sequence[Source], count: int) -> list[list[Source]]:
+    """``sources`` in order, cut into ``count`` runs of about equal size."""
+    total = sum(len(source.text) for source in sources)
+    batches: list[list[Source]] = [[]]
+    done = 0
+    for source in sources:
+        if batches[-1] and done >= total * len(batches) / count:
+            batches.append([])
+        batches[-1].append(source)
+        done += len(source.text)
+    return batches
+
+
+def _start(context: Any, checker: Checker, ws: Workspace, paths: list[str]) -> tuple[Any, Connection] | None:
+    receive, send = context.Pipe(duplex=False)
+    proc = context.Process(target=_work, args=(checker, ws, paths, send), daemon=True)
+    try:
+        proc.start()
+    except OSError as exc:  # no more processes or memory: ``check`` checks these documents here
+        _log.warning("could not start a check worker (%s); checking here instead", exc)
+        receive.close()
+        send.close()
+        return None
+    send.close()
+    return proc, receive
 
 
 def _work(checker: Checker, ws: Workspace, paths: list[str], send: Connection) -> None:
-    """In the worker: the share's findings and any rule failures, sent back through ``send``."""
-    found = checker.local_findings(ws, paths)
-    send.send((found, checker.failures))
-    send.close()
+    """In the worker: the findings of ``paths`` and any rule failures, sent back through ``send``.
+
+    Rules that raise are isolated by the checker; anything else ends the worker quietly (no traceback on
+    the user's terminal) and the parent, finding nothing sent, checks these documents itself.
+    """
+    try:
+        found = checker.local_findings(ws, paths)
+        send.send((found, checker.failures))
+        send.close()
+    except BaseException:  # noqa: BLE001 - the parent reports the failure and redoes the work
+        os._exit(70)
 
 
 def _receive(receive: Connection) -> tuple[dict[str, list[Finding]], dict[str, str]] | None:

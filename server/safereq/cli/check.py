@@ -175,7 +175,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..checks.engine import Checker
     from ..checks.findings import Severity
     from ..checks.io import all_rule_infos, io_findings
-    from ..checks.parallel import check_workspace, default_jobs
+    from ..checks.parallel import default_jobs, parse_and_check
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
@@ -189,10 +189,8 @@ def _run(args: argparse.Namespace) -> int:
 
     with _gc_paused():
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
-        for source in loaded.sources:
-            workspace.update(source.path, source.text)
         checker = Checker(config)
-        findings = check_workspace(checker, workspace, args.jobs or default_jobs())
+        findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
         fixed: int | None = None
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
@@ -218,13 +216,15 @@ def _gc_paused() -> Iterator[None]:
     Parsing creates hundreds of thousands of long-lived objects and almost no reference cycles, so the
     collector's full passes walk an ever larger heap and free nothing: with 20,000 requirements they cost
     about a quarter of a cold check (benchmarks/run.py). The process is short-lived; reference counting
-    still frees everything else.
+    still frees everything else. The survivors are frozen before the collector resumes, or its first full
+    pass would walk them all once more (half a second on that workspace).
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if was_enabled:
             gc.enable()
 
