@@ -3,15 +3,18 @@ links to the wrong kind of item and uncovered hazardous events (checks/trace.py,
 
 from __future__ import annotations
 
+import random
+
+import pytest
 
 from safereq.checks.apply import apply_edits
 from safereq.checks.findings import Finding, Severity
 from safereq.workspace import Workspace
+from safereq.workspace.graph import _cycles_by_id, _strongly_connected, derivation_cycles
 
 from .family_helpers import asil_trace_checker as _checker
 from .family_helpers import found as _found
 from .family_helpers import workspace as _ws
-from safereq.workspace.graph import _cycles_by_id, derivation_cycles
 
 HARA = "| ID | Hazardous event | S | E | C | ASIL | Safety goal |\n|---|---|---|---|---|---|---|\n"
 GOAL = "## SG-1: Avoid unintended braking\n\nThe booster shall not brake without a request.\n\n- ASIL: D\n"
@@ -133,6 +136,21 @@ def test_cycle_search_handles_long_chains_without_recursion():
     assert _cycles_by_id(chain) == []
     cycles = _cycles_by_id(chain + [(f"R-{n}", "R-0"), ("X-1", "X-1")])
     assert sorted(len(c) for c in cycles) == [1, n + 1]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_cycle_search_finds_what_a_plain_tarjan_walk_finds(seed):
+    """Peeling acyclic edges off first must not change the components found."""
+    rng = random.Random(seed)
+    edges = [(f"N-{rng.randrange(30)}", f"N-{rng.randrange(30)}") for _ in range(rng.randrange(10, 45))]
+    index = {node: k for k, node in enumerate(dict.fromkeys(n for edge in edges for n in edge))}
+    adj = [[] for _ in index]
+    for src, dst in edges:
+        adj[index[src]].append(index[dst])
+    names = list(index)
+    expected = sorted(sorted(names[v] for v in comp) for comp in _strongly_connected(adj)
+                      if len(comp) > 1 or comp[0] in adj[comp[0]])
+    assert sorted(_cycles_by_id(edges)) == expected
 
 
 # -- orphans and goals without children ------------------------------------------------------------------

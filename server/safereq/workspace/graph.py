@@ -599,8 +599,24 @@ def _place(item: Item) -> tuple[str, int]:
     return item.path, item.heading_span.start_line
 
 
+_PEEL_ROUNDS = 8
+
+
 def _cycles_by_id(edges) -> list[list[str]]:
-    """The strongly connected components with a cycle, as lists of IDs, of the graph with these edges."""
+    """The strongly connected components with a cycle, as lists of IDs, of the graph with these edges.
+
+    A node in a cycle has edges both in and out, so the edges of nodes without one or the other are peeled
+    off first, a round per level of the hierarchy (set operations at C speed); derivation graphs are
+    shallow and nearly acyclic, so little or nothing is left for the per-node walk of Tarjan's algorithm.
+    The rounds are capped so that a long chain costs no more than the walk would.
+    """
+    edges = list(edges)
+    for _ in range(_PEEL_ROUNDS):
+        both = {src for src, _dst in edges}.intersection(dst for _src, dst in edges)
+        kept = [(src, dst) for src, dst in edges if src in both and dst in both]
+        if len(kept) == len(edges):
+            break
+        edges = kept
     index_of: dict[str, int] = {}
     adj: list[list[int]] = []
     self_loops: set[int] = set()
