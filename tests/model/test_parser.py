@@ -1,6 +1,8 @@
 """Parsing documents into items, attributes, links, HARA rows and clause references with exact spans."""
 
 from safereq.model.incremental import parse_document
+from safereq.model.parser import parse_section
+from safereq.model.vocabulary import AttributeKey, Vocabulary
 
 DOC = """\
 ---
@@ -113,7 +115,8 @@ def test_front_matter_kind_applies_to_unknown_prefixes(vocab):
 
 
 def test_hostile_input_does_not_raise(vocab):
-    for src in ("", "\x00\x01\x02", "#" * 10000, "| a |\n|---|\n" * 500, "```\n" * 3, "---\n" + "a: &a [*a]\n" + "---\n"):
+    for src in ("", "\x00\x01\x02", "#" * 10000, "| a |\n|---|\n" * 500, "```\n" * 3, "---\n" + "a: &a [*a]\n" + "---\n",
+                "## SG-1: x\n> quote\n\nThe x\rshall y.\n- ASIL: B\r\r"):
         parse_document("h.md", src, vocab)
 
 
@@ -136,3 +139,36 @@ def test_crlf_line_ends_read_like_lf(vocab):
     lf = parse_document("l.md", DOC, vocab)
     assert [(i.id, i.title, i.statement.text, i.attributes) for i in crlf.items] == [
         (i.id, i.title, i.statement.text, i.attributes) for i in lf.items]
+
+
+def test_the_spans_of_a_value_that_continues_on_the_next_lines(vocab):
+    src = "## TSR-1: x\n- Derived from: SG-1,\n  SG-2 and\nSG-3\n"
+    (item,) = parse_document("c.md", src, vocab).items
+    (attr,) = item.attributes
+    assert attr.value == "SG-1, SG-2 and SG-3" and attr.raw_key == "Derived from"
+    assert attr.span == (1, 2, 3, 4) and attr.key_span == (1, 2, 1, 14) and attr.value_span == (1, 16, 3, 4)
+    assert [(l.target, l.span) for l in attr.links] == [("SG-1", (1, 16, 1, 20)), ("SG-2 and", (2, 2, 2, 10)),
+                                                      ("SG-3", (3, 0, 3, 4))]
+
+
+def test_a_moved_section_equals_a_fresh_parse_at_its_new_line(vocab):
+    src = DOC + "## FSR-2: x\n- Derived from: SG-1,\nSG-2\n**Verified by**: `TC-1`\n| ID | S | E | C | ASIL |\n"
+    lines = src.split("\n")
+    cuts = [k for k, line in enumerate(lines) if line.startswith("#")] + [len(lines)]
+    for start, end in zip(cuts, cuts[1:]):
+        text = "\n".join(lines[start:end])
+        parsed = parse_section(text, start, vocab)
+        for moved_to in (start + 7, max(start - 3, 0), start + 1000):
+            assert parsed.shifted(moved_to) == parse_section(text, moved_to, vocab)
+
+
+def test_a_repeated_line_reads_alike_wherever_it_is_and_per_vocabulary(vocab):
+    src = "## TSR-1: a\n- Derived from: SG-1, SG-2\n- Owner: me\n\n## TSR-2: b\nx\n\n- Derived from: SG-1, SG-2\n"
+    first, second = parse_document("r.md", src, vocab).items
+    assert [(a.span, a.value_span, [l.span for l in a.links]) for a in second.attributes] == [
+        ((7, 2, 7, 26), (7, 16, 7, 26), [(7, 16, 7, 20), (7, 22, 7, 26)])]
+    assert first.attributes[0].links[0].span == (1, 16, 1, 20)
+    assert first.statement.text == "Owner: me"  # not a key of the shipped vocabulary
+    owners = Vocabulary(vocab.kinds, {**vocab.attributes, "owner": AttributeKey("owner", "text")})
+    first = parse_document("r.md", src, owners).items[0]
+    assert first.attribute("owner").value == "me" and not first.statement

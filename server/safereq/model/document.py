@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .clauses import ClauseRef
-from .ranges import Span
+from .ranges import Span, new_tuple
 
 
 class Segment(NamedTuple):
@@ -21,7 +21,7 @@ class Segment(NamedTuple):
     text: str
 
     def shifted(self, lines: int) -> Segment:
-        return Segment(self.line + lines, self.col, self.text) if lines else self
+        return new_tuple(Segment, (self.line + lines, self.col, self.text)) if lines else self
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,10 @@ class Text:
 
     @property
     def text(self) -> str:
-        return " ".join(s.text for s in self.segments)
+        segments = self.segments
+        if len(segments) == 1:  # the common case: a one-line statement
+            return segments[0].text
+        return " ".join([s.text for s in segments])
 
     @property
     def span(self) -> Span:
@@ -76,27 +79,53 @@ class Link(NamedTuple):
     valid: bool = True
 
     def shifted(self, lines: int) -> Link:
-        return Link(self.target, self.span.shifted(lines), self.valid) if lines else self
+        return new_tuple(Link, (self.target, self.span.shifted(lines), self.valid)) if lines else self
 
 
 class Attribute(NamedTuple):
-    """A ``Key: value`` line. ``key`` is canonical (see rules/attributes.yaml); ``raw_key`` as written."""
+    """A ``Key: value`` line, whose value may continue on the next lines. ``key`` is canonical (see
+    rules/attributes.yaml); ``raw_key`` as written.
+
+    The spans (``span``, ``key_span``, ``value_span``) are made on demand from the line and column fields: a
+    workspace holds about a hundred thousand attributes and only findings, hovers and fixes read their spans,
+    so storing columns rather than three spans apiece saves time and memory. The key lies on the first line;
+    the value runs from ``value_col`` on the first line to ``value_end_col`` on the last.
+    """
 
     key: str
     raw_key: str
     value: str
-    span: Span
-    key_span: Span
-    value_span: Span
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    key_col: int
+    value_col: int
+    value_end_col: int
     links: tuple[Link, ...] = ()
+
+    @property
+    def span(self) -> Span:
+        return new_tuple(Span, (self.start_line, self.start_col, self.end_line, self.end_col))
+
+    @property
+    def key_span(self) -> Span:
+        line, col = self.start_line, self.key_col
+        return new_tuple(Span, (line, col, line, col + len(self.raw_key)))
+
+    @property
+    def value_span(self) -> Span:
+        return new_tuple(Span, (self.start_line, self.value_col, self.end_line, self.value_end_col))
 
     def shifted(self, lines: int) -> Attribute:
         if not lines:
             return self
-        return Attribute(
-            self.key, self.raw_key, self.value, self.span.shifted(lines), self.key_span.shifted(lines),
-            self.value_span.shifted(lines), tuple(link.shifted(lines) for link in self.links),
-        )
+        links = self.links
+        return new_tuple(Attribute, (
+            self.key, self.raw_key, self.value, self.start_line + lines, self.start_col, self.end_line + lines,
+            self.end_col, self.key_col, self.value_col, self.value_end_col,
+            tuple([link.shifted(lines) for link in links]) if links else links,
+        ))
 
 
 class Cell(NamedTuple):

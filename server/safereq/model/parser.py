@@ -9,14 +9,14 @@ item heading or the next heading of the same or a higher level.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from .blocks import section_blocks
+from .blocks import is_plain, markdown_it_blocks, split_tables
 from .clauses import ClauseRef, find_clause_refs
 from .document import Attribute, Cell, HaraRow, Item, Link, Problem, Segment, Text
-from .ids import ATX_HEADING_RE, ITEM_HEADING_RE, is_item_id, kind_prefix
-from .ranges import Span
+from .ids import ATX_HEADING_RE, ID_HEADING_START_RE, ITEM_HEADING_START_RE, ITEM_ID_RE, heading_title, kind_prefix
+from .ranges import Span, new_tuple
 from .vocabulary import Vocabulary
 
 _OTHER_SEPARATORS = frozenset("，、;；\t")
@@ -24,7 +24,9 @@ _LINK_SPLIT_RE = re.compile(r"[^,，、;；\s]+(?:[ \t]+[^,，、;；\s]+)*")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HEADING_CLOSE_RE = re.compile(r"[ \t]+#+[ \t]*$")
-_LOOKS_LIKE_ITEM_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+)[ \t]*[:：]")
+_LOOKS_LIKE_ITEM_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)[ \t]*[:：]")
+_is_item_id = ITEM_ID_RE.fullmatch  # ids.is_item_id without the Python call: it runs on every link
+_NO_CODE: frozenset[int] = frozenset()
 
 HARA_COLUMNS: dict[str, str] = {
     "id": "id", "hazardous event id": "id", "he id": "id", "hazard id": "id", "event id": "id",
@@ -37,8 +39,9 @@ HARA_COLUMNS: dict[str, str] = {
 }
 
 
-@dataclass(slots=True)
-class Heading:
+class Heading(NamedTuple):
+    """A section's heading line; ``item_id`` and the ID and title spans are set for item headings."""
+
     level: int
     item_id: str | None
     title: str
@@ -49,49 +52,56 @@ class Heading:
 
 @dataclass(slots=True)
 class SectionResult:
-    """What one section contributes; spans are absolute for ``start``."""
+    """What one section contributes; spans are absolute for ``start``.
+
+    Tuples rather than lists: most sections have no HARA rows, clause references or problems, and the
+    empty tuple is shared.
+    """
 
     start: int
     end: int
     heading: Heading | None
-    statement: list[Segment] = field(default_factory=list)
-    attributes: list[Attribute] = field(default_factory=list)
-    hara_rows: list[HaraRow] = field(default_factory=list)
-    clause_refs: list[ClauseRef] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    statement: tuple[Segment, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    hara_rows: tuple[HaraRow, ...] = ()
+    clause_refs: tuple[ClauseRef, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
     def shifted(self, start: int) -> SectionResult:
+        """The same section moved to line ``start`` (an edit above it added or removed lines)."""
         d = start - self.start
         h = self.heading
-        heading = None
         if h is not None:
-            heading = Heading(
+            h = new_tuple(Heading, (
                 h.level, h.item_id, h.title, h.id_span.shifted(d) if h.id_span else None,
                 h.title_span.shifted(d) if h.title_span else None, h.span.shifted(d),
-            )
+            ))
         return SectionResult(
-            start, self.end + d, heading,
-            [s.shifted(d) for s in self.statement],
-            [a.shifted(d) for a in self.attributes],
-            [r.shifted(d) for r in self.hara_rows],
-            [ClauseRef(c.document, c.year, c.clause, c.raw, c.span.shifted(d) if c.span else None) for c in self.clause_refs],
-            [Problem(p.code, p.message, p.span.shifted(d)) for p in self.problems],
+            start, self.end + d, h,
+            tuple([new_tuple(Segment, (line + d, col, text)) for line, col, text in self.statement]),
+            tuple([a.shifted(d) for a in self.attributes]),
+            tuple([r.shifted(d) for r in self.hara_rows]),
+            tuple([ClauseRef(c.document, c.year, c.clause, c.raw, c.span.shifted(d) if c.span else None)
+                   for c in self.clause_refs]),
+            tuple([Problem(p.code, p.message, p.span.shifted(d)) for p in self.problems]),
         )
 
 
 def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
-    m = ITEM_HEADING_RE.match(line)
+    """The heading on ``line``; a heading that looks like an item heading but is not one adds a problem."""
+    span = new_tuple(Span, (line_no, 0, line_no, len(line.rstrip())))
+    m = ITEM_HEADING_START_RE.match(line)
+    if m is not None:
+        title_start = m.end()
+        title = heading_title(line[title_start:])
+        return new_tuple(Heading, (
+            len(m.group(1)), m.group(2), title, new_tuple(Span, (line_no, m.start(2), line_no, m.end(2))),
+            new_tuple(Span, (line_no, title_start, line_no, title_start + len(title))), span,
+        ))
     hashes = ATX_HEADING_RE.match(line)
     level = len(hashes.group(1)) if hashes else 1
-    span = Span.on_line(line_no, 0, len(line.rstrip()))
-    if m and is_item_id(m.group("id")):
-        return Heading(
-            level, m.group("id"), m.group("title"),
-            Span.on_line(line_no, m.start("id"), m.end("id")),
-            Span.on_line(line_no, m.start("title"), m.end("title")), span,
-        )
     near = _LOOKS_LIKE_ITEM_RE.match(line)
-    if near and not m and any(c.isdigit() for c in near.group("id")):
+    if near and not ID_HEADING_START_RE.match(line) and any(c.isdigit() for c in near.group("id")):
         problems.append(Problem(
             "format/malformed-id",
             f"'{near.group('id')}' looks like an item ID but IDs are upper-case letters and digits "
@@ -106,37 +116,48 @@ def _line_span(line: int, start: int, end: int) -> Span:
     return Span(line, start, line, end)
 
 
-def _links(value: str, line: int, col: int) -> tuple[Link, ...]:
-    links = []
+# A link as (target, start column, end column, valid), columns relative to the text it was read from.
+_LinkPart = tuple[str, int, int, bool]
+# A line read as an attribute, columns relative to the line's content: canonical key, raw key, value,
+# key column, value start and end columns, links (None unless the key takes links). False: not an attribute.
+_Template = tuple[str, str, str, int, int, int, tuple[_LinkPart, ...] | None]
+# How the fast path reads a line that is not blank: whether it is a bullet (which starts a paragraph), the
+# column and text of its content, and the attribute it states (False: none).
+_Line = tuple[bool, int, str, _Template | bool]
+_MEMO_SIZE = 4096  # lines remembered per vocabulary (the memo starts over when full)
+
+
+def _link_parts(value: str, offset: int) -> tuple[_LinkPart, ...]:
+    """The links in ``value``, which starts at column ``offset`` of the text it was read from."""
+    parts = []
     if _OTHER_SEPARATORS.isdisjoint(value):
         # The common case, IDs separated by commas: plain splitting is several times faster than the regex.
-        pos = 0
+        pos = offset
         for part in value.split(","):
             token = part.strip()
             if token:
                 target = token.strip("`*_")
-                start = col + pos + part.find(target)
-                links.append(Link(target, Span(line, start, line, start + len(target)), is_item_id(target)))
+                start = pos + part.find(target)
+                parts.append((target, start, start + len(target), _is_item_id(target) is not None))
             pos += len(part) + 1
-        return tuple(links)
+        return tuple(parts)
     for m in _LINK_SPLIT_RE.finditer(value):
         target = m.group(0).strip("`*_")
-        offset = m.group(0).find(target)
-        start = col + m.start() + offset
-        links.append(Link(target, Span(line, start, line, start + len(target)), is_item_id(target)))
-    return tuple(links)
+        start = offset + m.start() + m.group(0).find(target)
+        parts.append((target, start, start + len(target), _is_item_id(target) is not None))
+    return tuple(parts)
 
 
-def _attribute(seg_line: int, col: int, text: str, vocab: Vocabulary) -> Attribute | None:
-    """Read ``Key: value`` (key optionally bold: ``**ASIL:** D``, ``**ASIL**: D``) when Key is a known key.
+def _links(parts: tuple[_LinkPart, ...], line: int, col: int) -> tuple[Link, ...]:
+    return tuple([
+        new_tuple(Link, (target, new_tuple(Span, (line, col + start, line, col + end)), valid))
+        for target, start, end, valid in parts
+    ])
 
-    Plain string operations rather than a regular expression: this runs on every prose line with a colon.
-    """
-    colon = text.find(":", 0, 48)
-    if colon < 0 or "：" in text[:colon]:
-        colon = text.find("：", 0, 48)
-    if colon <= 0:
-        return None
+
+def _template(text: str, colon: int, vocab: Vocabulary) -> _Template | bool:
+    """Read ``Key: value`` (key optionally bold: ``**ASIL:** D``, ``**ASIL**: D``) when Key is a known key;
+    ``colon`` is the first colon of ``text``. Plain string operations rather than a regular expression."""
     key = text[:colon]
     key_start = 0
     if key[0] in "*_" or key[-1] in " \t*_":
@@ -148,31 +169,127 @@ def _attribute(seg_line: int, col: int, text: str, vocab: Vocabulary) -> Attribu
         key = stripped
     spec = vocab.attribute_key(key)
     if spec is None:
-        return None
-    rest = text[colon + 1:]
-    if rest.startswith(("**", "__")):
-        rest = rest[2:]
-    value = rest.lstrip(" \t")
+        return False
+    vstart = colon + 1
+    if text.startswith(("**", "__"), vstart):
+        vstart += 2
+    value = text[vstart:].lstrip(" \t")
     vstart = len(text) - len(value)
     if value.endswith(("**", "__")) and not value.startswith(("**", "__")):
         value = value[:-2].rstrip()
-    vcol = col + vstart
-    kcol = col + key_start
-    return Attribute(
-        spec.key, key, value, Span(seg_line, col, seg_line, col + len(text)),
-        Span(seg_line, kcol, seg_line, kcol + len(key)), Span(seg_line, vcol, seg_line, vcol + len(value)),
-        _links(value, seg_line, vcol) if spec.type == "links" else (),
-    )
+    links = _link_parts(value, vstart) if spec.type == "links" else None
+    return spec.key, key, value, key_start, vstart, vstart + len(value), links
+
+
+def _read_attribute(text: str, vocab: Vocabulary) -> _Template | bool:
+    """The template of the attribute that ``text`` states, or False. Runs on every prose line, so a line
+    without a colon in its first 48 characters is dismissed at once."""
+    colon = text.find(":", 0, 48)
+    wide = text.find("：", 0, 48 if colon < 0 else colon)  # whichever colon comes first
+    if wide >= 0:
+        colon = wide
+    return _template(text, colon, vocab) if colon > 0 else False
+
+
+def _attribute(template: _Template, line: int, col: int, length: int) -> Attribute:
+    """The attribute of ``template`` read from ``length`` characters at column ``col`` of document line ``line``."""
+    key, raw_key, value, key_col, value_col, value_end_col, links = template
+    return new_tuple(Attribute, (
+        key, raw_key, value, line, col, line, col + length, col + key_col, col + value_col, col + value_end_col,
+        _links(links, line, col) if links else (),
+    ))
 
 
 def _extend(attr: Attribute, line: int, col: int, text: str) -> Attribute:
     """A continuation line of a multi-line attribute value (e.g. a long Rationale)."""
-    return Attribute(
-        attr.key, attr.raw_key, f"{attr.value} {text}",
-        Span(attr.span.start_line, attr.span.start_col, line, col + len(text)), attr.key_span,
-        Span(attr.value_span.start_line, attr.value_span.start_col, line, col + len(text)),
-        attr.links + (_links(text, line, col) if attr.links else ()),
-    )
+    end = col + len(text)
+    links = attr.links
+    if links:
+        links += _links(_link_parts(text, 0), line, col)
+    return new_tuple(Attribute, (
+        attr.key, attr.raw_key, f"{attr.value} {text}", attr.start_line, attr.start_col, line, end,
+        attr.key_col, attr.value_col, end, links,
+    ))
+
+
+def _read_line(line: str, vocab: Vocabulary) -> _Line:
+    """How the fast path reads a line that is not blank: see ``_Line``."""
+    if line[0] in "-*+" and (len(line) == 1 or line[1] in " \t"):
+        content = line[1:].lstrip(" \t")
+        col = len(line) - len(content)
+        content = content.rstrip()
+        return True, col, content, _read_attribute(content, vocab)
+    content = line.rstrip()
+    return False, 0, content, _read_attribute(content, vocab)
+
+
+def _read_plain(lines: list[str], first: int, vocab: Vocabulary) -> tuple[list[Segment], list[Attribute]]:
+    """Statement segments and attributes of a plain body (see :func:`.blocks.is_plain`), ``lines[0]`` being
+    document line ``first``: a blank line ends a paragraph, a bullet starts one, and a line that is not an
+    attribute continues the attribute before it in the same paragraph.
+
+    Documents repeat attribute lines (``- ASIL: B``, ``- Status: draft``), so how a line reads is remembered
+    by its text (in ``Vocabulary.line_memo``: the reading depends on the attribute keys); rebuilding an
+    attribute from a remembered template costs a fraction of reading the line. Prose lines, mostly unique,
+    are not remembered.
+    """
+    statement: list[Segment] = []
+    attributes: list[Attribute] = []
+    current: Attribute | None = None
+    memo = vocab.line_memo
+    line_no = first - 1
+    for line in lines:
+        line_no += 1
+        if not line or line.isspace():
+            if current is not None:
+                attributes.append(current)
+                current = None
+            continue
+        read = memo.get(line)
+        if read is None:
+            read = _read_line(line, vocab)
+            if read[3] is not False:
+                if len(memo) >= _MEMO_SIZE:
+                    memo.clear()
+                memo[line] = read
+        bullet, col, content, template = read
+        if bullet and current is not None:
+            attributes.append(current)
+            current = None
+        if template is not False:
+            if current is not None:
+                attributes.append(current)
+            current = _attribute(template, line_no, col, len(content))
+        elif current is not None:
+            current = _extend(current, line_no, col, content)
+        else:
+            statement.append(new_tuple(Segment, (line_no, col, content)))
+    if current is not None:
+        attributes.append(current)
+    return statement, attributes
+
+
+def _read_paragraphs(
+    paragraphs: list[list[tuple[int, int, str]]], vocab: Vocabulary
+) -> tuple[list[Segment], list[Attribute]]:
+    """Statement segments and attributes of paragraphs read by markdown-it; the same rules as ``_read_plain``."""
+    statement: list[Segment] = []
+    attributes: list[Attribute] = []
+    for para in paragraphs:
+        current: Attribute | None = None
+        for line_no, col, content in para:
+            template = _read_attribute(content, vocab)
+            if template is not False:
+                if current is not None:
+                    attributes.append(current)
+                current = _attribute(template, line_no, col, len(content))
+            elif current is not None:
+                current = _extend(current, line_no, col, content)
+            else:
+                statement.append(new_tuple(Segment, (line_no, col, content)))
+        if current is not None:
+            attributes.append(current)
+    return statement, attributes
 
 
 def _cells(line: str, line_no: int) -> list[Cell]:
@@ -219,37 +336,34 @@ def parse_section(text: str, start: int, vocab: Vocabulary) -> SectionResult:
     lines = text.split("\n")
     problems: list[Problem] = []
     heading = None
-    body_first = start
+    body = 0  # the body's first line, in ``lines``
     if lines[0].startswith(("#", " ")) and ATX_HEADING_RE.match(lines[0]):
         heading = _parse_heading(lines[0], start, problems)
-        body_first = start + 1
-    body = lines[body_first - start:]
-    blocks = section_blocks(body, body_first)
-    result = SectionResult(start, start + len(lines), heading, problems=problems)
-    attributes = result.attributes
-    statement = result.statement
-    for para in blocks.paragraphs:
-        current: Attribute | None = None
-        for line_no, col, content in para:
-            head = content[:48]
-            attr = _attribute(line_no, col, content, vocab) if ":" in head or "：" in head else None
-            if attr is not None:
-                if current is not None:
-                    attributes.append(current)
-                current = attr
-            elif current is not None:
-                current = _extend(current, line_no, col, content)
-            else:
-                statement.append(Segment(line_no, col, content))
-        if current is not None:
-            attributes.append(current)
-    for table in blocks.tables:
-        result.hara_rows.extend(_hara_rows(lines, start, table))
+        body = 1
+    hara_rows: list[HaraRow] = []
+    code_lines: set[int] | frozenset[int] = _NO_CODE
+    if is_plain(text, len(lines[0]) + 1 if body else 0):
+        statement, attributes = _read_plain(lines[body:], start + body, vocab)
+    elif (tables := split_tables(lines[body:])) is not None:
+        prose, ranges = tables
+        statement, attributes = _read_plain(prose, start + body, vocab)
+        for a, b in ranges:
+            hara_rows.extend(_hara_rows(lines, start, (start + body + a, start + body + b)))
+    else:
+        blocks = markdown_it_blocks(lines[body:], start + body)
+        statement, attributes = _read_paragraphs(blocks.paragraphs, vocab)
+        for table in blocks.tables:
+            hara_rows.extend(_hara_rows(lines, start, table))
+        code_lines = blocks.code_lines
+    clause_refs: list[ClauseRef] = []
     if "ISO" in text or "UN" in text or "IEC" in text or "SAE" in text or "MIL" in text:
         for k, line in enumerate(lines, start=start):
-            if k not in blocks.code_lines:
-                result.clause_refs.extend(find_clause_refs(line, k))
-    return result
+            if k not in code_lines:
+                clause_refs.extend(find_clause_refs(line, k))
+    return SectionResult(
+        start, start + len(lines), heading, tuple(statement), tuple(attributes), tuple(hara_rows),
+        tuple(clause_refs), tuple(problems),
+    )
 
 
 def parse_front_matter(lines: list[str], problems: list[Problem]) -> dict[str, Any]:
@@ -277,6 +391,8 @@ def _language(text: str, default: str) -> str:
     has Latin words (an English sentence in a Chinese document); else the document's default."""
     if not text:
         return default
+    if text.isascii():  # no Chinese, known without a regex pass
+        return "en" if _LATIN_WORD_RE.search(text) else default
     cjk = len(_CJK_RE.findall(text))
     if cjk == 0:
         return "en" if _LATIN_WORD_RE.search(text) else default
@@ -287,15 +403,19 @@ def build_item(
     path: str, results: list[SectionResult], vocab: Vocabulary, front: dict[str, Any], default_language: str
 ) -> Item:
     """One item from its heading section and the sub-sections that belong to its body."""
-    h = results[0].heading
+    first = results[0]
+    h = first.heading
     assert h is not None and h.item_id is not None and h.id_span and h.title_span
     prefix = kind_prefix(h.item_id)
     kind = prefix if vocab.kind_of(prefix) else str(front.get("kind", prefix))
-    statement = Text(tuple(seg for res in results for seg in res.statement))
+    if len(results) == 1:  # the common case: an item without sub-sections
+        segments, attributes, clause_refs = first.statement, list(first.attributes), list(first.clause_refs)
+    else:
+        segments = tuple([seg for res in results for seg in res.statement])
+        attributes = [a for res in results for a in res.attributes]
+        clause_refs = [c for res in results for c in res.clause_refs]
+    statement = Text(segments)
     return Item(
-        id=h.item_id, title=h.title, level=h.level, kind=kind, path=path, id_span=h.id_span,
-        title_span=h.title_span, heading_span=h.span, end_line=results[-1].end - 1, statement=statement,
-        attributes=[a for res in results for a in res.attributes],
-        clause_refs=[c for res in results for c in res.clause_refs],
-        language=_language(statement.text or h.title, default_language),
+        h.item_id, h.title, h.level, kind, path, h.id_span, h.title_span, h.span, results[-1].end - 1, statement,
+        attributes, clause_refs, _language(statement.text or h.title, default_language),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..data import load_rules_yaml
 
@@ -35,6 +36,9 @@ class Vocabulary:
     kinds: dict[str, Kind] = field(default_factory=dict)
     attributes: dict[str, AttributeKey] = field(default_factory=dict)
     _seen: dict[str, AttributeKey | None] = field(default_factory=dict)  # raw key → lookup, bounded below
+    # The parser's memo of the lines it read with these words (see model.parser): documents repeat lines
+    # such as ``- ASIL: B``, and what a line means depends on the vocabulary, so the memo lives here.
+    line_memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def kind_of(self, prefix: str) -> Kind | None:
         return self.kinds.get(prefix)
