@@ -32,6 +32,7 @@ from .findings import Edit, Finding, Fix, Related
 from .registry import document_check, item_part, workspace_check
 
 SEC_KEYS = ("severity", "exposure", "controllability")
+SEC_TOPICS = frozenset(f"attr:{key}" for key in SEC_KEYS)  # items with S/E/C attributes
 ASIL_CATEGORIES = ("safety-goal", "safety-requirement")
 
 
@@ -73,7 +74,7 @@ def _empty_cell_span(doc: Document, cell: Cell) -> Span:
 
 
 # -- values -----------------------------------------------------------------------------------------------
-@item_part("asil/invalid-value")
+@item_part("asil/invalid-value", topics={"attr:asil"})
 def invalid_item_value(ctx: CheckContext, item: Item) -> list[Finding]:
     return [ctx.finding("asil/invalid-value", item.path, attr.value_span if attr.value else attr.span,
                         f"ASIL of {item.id}: {problem}; write QM, A, B, C, D or a decomposed ASIL such as B(D)")
@@ -117,7 +118,7 @@ def _class_fixes(path: str, span: Span, kind: str, text: str) -> list[Fix]:
     return [_replace(path, span, value, f"Write {value}", safe=lossless)]
 
 
-@item_part("asil/invalid-class")
+@item_part("asil/invalid-class", topics=SEC_TOPICS)
 def invalid_item_class(ctx: CheckContext, item: Item) -> list[Finding]:
     return [ctx.finding(
                 "asil/invalid-class", item.path, attr.value_span,
@@ -149,7 +150,7 @@ def _sec_attributes(item: Item) -> dict[str, Attribute]:
     return found
 
 
-@item_part("asil/incomplete-classification")
+@item_part("asil/incomplete-classification", topics=SEC_TOPICS)
 def incomplete_item_classification(ctx: CheckContext, item: Item) -> list[Finding]:
     given = _sec_attributes(item)
     if not given:
@@ -175,7 +176,7 @@ def incomplete_classification(ctx: CheckContext, doc: Document) -> Iterator[Find
                               f"cannot be determined ({determination_clause()})")
 
 
-@item_part("asil/sec-mismatch")
+@item_part("asil/sec-mismatch", topics=SEC_TOPICS)
 def item_sec_mismatch(ctx: CheckContext, item: Item) -> list[Finding]:
     if len(_sec_attributes(item)) < 3:
         return []

@@ -73,6 +73,7 @@ class _English:
     openers: dict[str, str]
     opener_re: re.Pattern[str] | None
     trailing: dict[str, re.Pattern[str]]  # by first word, tried where the statement has that word
+    trailing_keys: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -90,15 +91,16 @@ def _english() -> _English:
     data = load_rules_yaml("en/ears.yaml")
     keywords = {str(k).lower(): v for k, v in data["keywords"].items()}
     openers = {" ".join(str(k).lower().split()): v for k, v in (data.get("not-ears-openers") or {}).items()}
-    trailing = data.get("trailing-conditions") or []
+    trailing = {key: re.compile(rf"(?<![\w-])(?:{_alternation(group)})\b", re.IGNORECASE)
+                for key, group in _by_first_word(data.get("trailing-conditions") or []).items()}
     return _English(
         keywords,
         re.compile(rf"(?:{_alternation(keywords)})\b", re.IGNORECASE),
         re.compile(rf"(?<=[\s,])(?:{_alternation(data.get('then', []))})\b\s*", re.IGNORECASE),
         openers,
         re.compile(rf"(?:{_alternation(openers)})\b", re.IGNORECASE) if openers else None,
-        {key: re.compile(rf"(?<![\w-])(?:{_alternation(group)})\b", re.IGNORECASE)
-         for key, group in _by_first_word(trailing).items()},
+        trailing,
+        frozenset(trailing),
     )
 
 
@@ -112,7 +114,7 @@ def _by_first_word(words) -> dict[str, list[str]]:
 def _first_trailing(en: _English, text: str, lo: int, hi: int) -> re.Match[str] | None:
     """The first condition word between the modal verb (``lo``) and the end of its sentence (``hi``)."""
     best: re.Match[str] | None = None
-    words = word_positions(text)
+    words = word_positions(text, en.trailing_keys)
     for key, regex in en.trailing.items():
         for pos in words.get(key, ()):
             if pos >= hi or (best is not None and pos >= best.start()):
@@ -259,7 +261,7 @@ def classify_ears(text: str, language: str) -> EarsClass:
     return _classify_en(text, s_start, s_end, verb.start)
 
 
-@item_check("ears/no-pattern")
+@item_check("ears/no-pattern", topics={"modal:main"})
 def no_pattern(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None or main_verb(a.plain_verbs) is None:

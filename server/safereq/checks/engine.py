@@ -71,8 +71,12 @@ class Checker:
                 self.severities[rid] = sev
         active = [c for rid, c in checks().items() if rid in self.severities]
         # (rule, function) per scope; a document-scope rule's item part runs, and is cached, with the item checks.
-        self._item_fns: list[tuple[str, CheckFn]] = [(c.rule, c.fn) for c in active if c.scope == "item"]
-        self._item_fns += [(c.rule, c.item_fn) for c in active if c.scope == "document" and c.item_fn is not None]
+        item_fns = [(c.rule, c.fn, c.topics) for c in active if c.scope == "item"]
+        item_fns += [(c.rule, c.item_fn, c.topics) for c in active if c.scope == "document" and c.item_fn is not None]
+        self._item_fns: list[tuple[str, CheckFn]] = [(rule, fn) for rule, fn, _topics in item_fns]
+        from .plan import ItemPlan  # here, not at the top: plan.py reads this module's CheckContext
+
+        self._item_plan = ItemPlan(item_fns)
         self._document_fns = [(c.rule, c.fn) for c in active if c.scope == "document"]
         self._workspace_fns = [(c.rule, c.fn) for c in active if c.scope == "workspace"]
         self._item_cache: dict[str, tuple[Document, dict[int, tuple[Item, list[Finding]]]]] = {}
@@ -119,10 +123,11 @@ class Checker:
         return out
 
     def _check_item(self, ctx: CheckContext, item: Item) -> list[Finding]:
-        """Every item-scope finding of one item: all functions in one pass (a cold check makes tens of
-        thousands of these calls), and again one by one, isolating the failure, if some rule raises."""
+        """Every item-scope finding of one item: the functions that can report on it (plan.py) in one pass
+        (a cold check makes tens of thousands of these calls), and again all of them one by one, isolating
+        the failure, if some rule (or the plan) raises."""
         try:
-            return [f for _rule, fn in self._item_fns for f in fn(ctx, item)]
+            return [f for _rule, fn in self._item_plan(ctx, item) for f in fn(ctx, item)]
         except Exception:
             return [f for rule, fn in self._item_fns for f in self._run(rule, fn, ctx, item)]
 

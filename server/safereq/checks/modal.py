@@ -16,7 +16,7 @@ from .findings import Edit, Finding, Fix, Related
 from .modal_verbs import ModalVerb
 from .registry import item_check
 from .statement_split import split_edit
-from .statements import source_span, statement_of
+from .statements import source_span
 
 EMPTY_CATEGORIES = ("requirement", "safety-requirement")
 _PERMISSION = frozenset({"permission"})
@@ -33,7 +33,7 @@ def _replace_fix(item: Item, verb: ModalVerb, *, safe: bool) -> list[Fix]:
     return [Fix(f"Replace '{verb.word}' with '{verb.replacement}'", (Edit(item.path, span, verb.replacement),), safe)]
 
 
-@item_check("modal/non-standard-verb")
+@item_check("modal/non-standard-verb", topics={"modal:obligation"})
 def non_standard_verb(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None or "obligation" not in a.roles:
@@ -46,7 +46,7 @@ def non_standard_verb(ctx: CheckContext, item: Item) -> Iterable[Finding]:
             for verb in a.verbs if verb.role == "obligation"]
 
 
-@item_check("modal/non-binding-verb")
+@item_check("modal/non-binding-verb", topics={"modal:non-binding"})
 def non_binding_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
     a = analysed(ctx, item)
     if a is None or "non-binding" not in a.roles:
@@ -64,7 +64,7 @@ def non_binding_verb(ctx: CheckContext, item: Item) -> Iterator[Finding]:
             fixes=_replace_fix(item, verb, safe=False))
 
 
-@item_check("modal/multiple")
+@item_check("modal/multiple", topics={"modal:multiple"})
 def multiple(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None or len(a.binding) < 2:
@@ -87,7 +87,7 @@ def multiple(ctx: CheckContext, item: Item) -> Iterable[Finding]:
         related=[Related(item.path, source_span(item.statement, first.start, first.end), f"first '{first.word}'")])]
 
 
-@item_check("modal/missing")
+@item_check("modal/missing", topics={"modal:none"})
 def missing(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None or not a.roles <= _PERMISSION:  # a verb of any other role states the requirement
@@ -100,10 +100,10 @@ def missing(ctx: CheckContext, item: Item) -> Iterable[Finding]:
         f"{item.id} has no binding modal verb{hint}: state the requirement as '<system> {word} <response>'")]
 
 
-@item_check("modal/empty")
+@item_check("modal/empty", topics={"no-statement"})
 def empty(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    if ctx.workspace.category(item) not in EMPTY_CATEGORIES or statement_of(ctx, item) is not None:
-        return ()  # statement_of reads every statement of these categories, so None means an empty one
+    if ctx.workspace.category(item) not in EMPTY_CATEGORIES or analysed(ctx, item) is not None:
+        return ()  # every statement of these categories is analysed, so None means an empty one
     return [ctx.finding(
         "modal/empty", item.path, item.id_span,
         f"{item.id} has a title but no statement: write the requirement under its heading as one sentence "

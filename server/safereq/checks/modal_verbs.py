@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from ..data import load_rules_yaml
-from .statements import first_key, word_positions
+from .statements import KeyFilter, first_key, word_positions
 
 _CLAUSE_BOUNDARY = re.compile(r"[,;:，；：。.!?！？]|\bthen\b", re.IGNORECASE)
 _PREV_WORD = re.compile(r"(\S+)\s*$")
@@ -85,10 +86,14 @@ class _Scanner:
         not_modal = {*map(str, data.get("not-modal", [])), *extra_not_modal}
         self.words = _groups(self.roles, language)
         self.masks = _groups(not_modal, language)
+        self.keys = frozenset(self.words).union(self.masks)  # the only words a scan needs the positions of
+        # English verbs and masks match whole words, so a statement needs all words of one of them: "a must"
+        # needs "must" too. Chinese words are not spaced, so all their keys are looked at.
+        self.filter = KeyFilter([*self.roles, *not_modal]) if language != "zh" else None
 
     # -- scanning ----------------------------------------------------------------------------------------
     def scan(self, text: str) -> tuple[ModalVerb, ...]:
-        positions = word_positions(text)
+        positions = word_positions(text, self.filter.candidates(text) if self.filter else self.keys)
         masked = [m.span() for _, m in _matches(self.masks, text, positions)]
         found: list[ModalVerb] = []
         end = 0
@@ -147,13 +152,18 @@ def _groups(words, language: str) -> dict[str, re.Pattern[str]]:
 
 def _matches(groups: dict[str, re.Pattern[str]], text: str,
              positions: dict[str, list[int]]) -> list[tuple[int, re.Match[str]]]:
-    """Each match of a group at a position of its key, by position (overlapping matches included)."""
-    if len(groups) < len(positions):  # walk the smaller of the two tables
-        pairs = [(regex, where) for key, regex in groups.items() if (where := positions.get(key)) is not None]
-    else:
-        pairs = [(regex, where) for key, where in positions.items() if (regex := groups.get(key)) is not None]
-    out = [(pos, m) for regex, where in pairs for pos in where if (m := regex.match(text, pos)) is not None]
-    out.sort(key=lambda pm: pm[0])
+    """Each match of a group at a position of its key, by position (overlapping matches included).
+    ``positions`` holds only keys of this scanner's words and masks (``word_positions``), so it is small."""
+    out = []
+    for key, where in positions.items():
+        regex = groups.get(key)
+        if regex is not None:
+            for pos in where:
+                m = regex.match(text, pos)
+                if m is not None:
+                    out.append((pos, m))
+    if len(out) > 1:
+        out.sort(key=itemgetter(0))
     return out
 
 

@@ -8,6 +8,10 @@ A document-scope rule whose findings are mostly about single items (an item's AS
 classes) and partly about the document (its HARA rows) registers both halves: ``item_part`` for the
 per-item half, which the engine runs and caches like an item check, and ``document_check`` for the rest,
 which runs on every change of the document.
+
+An item function may name the *topics* under which alone it can report (``topics=`` of ``item_check`` and
+``item_part``; plan.py lists them): most items give most rules nothing to say, and a cold check of a large
+workspace would otherwise spend its time calling ~25 functions per item to hear so.
 """
 
 from __future__ import annotations
@@ -49,31 +53,52 @@ class RuleInfo:
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """A rule's function; a document-scope rule may add ``item_fn``, its per-item part (see ``item_part``)."""
+    """A rule's function; a document-scope rule may add ``item_fn``, its per-item part (see ``item_part``).
+
+    ``topics`` belong to the rule's item function (``fn`` of an item-scope rule, else ``item_fn``): an item
+    without any of them gets no finding from it, so the engine need not call it (None: call it always).
+    """
 
     rule: str
     scope: str
     fn: CheckFn
     item_fn: CheckFn | None = None
+    topics: frozenset[str] | None = None
 
 
 _CHECKS: dict[str, Check] = {}
-_ITEM_PARTS: dict[str, CheckFn] = {}
+_ITEM_PARTS: dict[str, tuple[CheckFn, frozenset[str] | None]] = {}
 
 
-def _register(scope: str, rule_id: str) -> Callable[[CheckFn], CheckFn]:
+def _register(scope: str, rule_id: str, topics: Iterable[str] | None = None) -> Callable[[CheckFn], CheckFn]:
+    needs = _topics(topics)
+
     def wrap(fn: CheckFn) -> CheckFn:
         if rule_id in _CHECKS:
             raise RuntimeError(f"rule {rule_id} registered twice")
-        _CHECKS[rule_id] = Check(rule_id, scope, fn)
+        _CHECKS[rule_id] = Check(rule_id, scope, fn, topics=needs)
         return fn
 
     return wrap
 
 
-def item_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
-    """``fn(ctx, item)``: depends only on the item itself (cached while the item is unchanged)."""
-    return _register("item", rule_id)
+def _topics(topics: Iterable[str] | None) -> frozenset[str] | None:
+    """Topic names as a set; one bare name is refused, since as a set of letters it would match no item and
+    silently switch the rule off."""
+    if topics is None:
+        return None
+    if isinstance(topics, str):
+        raise TypeError("topics: give a collection of topic names, not one string")
+    return frozenset(topics)
+
+
+def item_check(rule_id: str, *, topics: Iterable[str] | None = None) -> Callable[[CheckFn], CheckFn]:
+    """``fn(ctx, item)``: depends only on the item itself (cached while the item is unchanged).
+
+    ``topics``: the item topics (plan.py) of which an item must have one for ``fn`` to report anything. The
+    function still tests its own conditions; a topic list that is too narrow would lose findings.
+    """
+    return _register("item", rule_id, topics)
 
 
 def document_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
@@ -81,17 +106,20 @@ def document_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
     return _register("document", rule_id)
 
 
-def item_part(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+def item_part(rule_id: str, *, topics: Iterable[str] | None = None) -> Callable[[CheckFn], CheckFn]:
     """``fn(ctx, item)``: the findings of a document-scope rule that are about one item and depend on it only.
 
     The engine runs it with the item checks and caches its findings with the item, so an edit elsewhere in a
     large document does not re-read every item; the rule's ``document_check`` function then reports only what
     is not about a single item (HARA rows). One item part per rule, and only for a document-scope rule.
+    ``topics`` as for ``item_check``.
     """
+    needs = _topics(topics)
+
     def wrap(fn: CheckFn) -> CheckFn:
         if rule_id in _ITEM_PARTS:
             raise RuntimeError(f"item part of rule {rule_id} registered twice")
-        _ITEM_PARTS[rule_id] = fn
+        _ITEM_PARTS[rule_id] = (fn, needs)
         return fn
 
     return wrap
@@ -120,9 +148,9 @@ def checks() -> dict[str, Check]:
     for family in FAMILIES:
         import_module(f"{__package__}.{family}")
     out = dict(_CHECKS)
-    for rule_id, fn in _ITEM_PARTS.items():
+    for rule_id, (fn, topics) in _ITEM_PARTS.items():
         check = out.get(rule_id)
         if check is None or check.scope != "document":
             raise RuntimeError(f"item part of rule {rule_id} needs a document check of the same rule")
-        out[rule_id] = replace(check, item_fn=fn)
+        out[rule_id] = replace(check, item_fn=fn, topics=topics)
     return out

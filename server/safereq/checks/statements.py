@@ -8,6 +8,8 @@ whose prose describes rather than obliges.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable, Set as AbstractSet
 from functools import cache, lru_cache
 
 from ..data import load_rules_yaml
@@ -27,18 +29,12 @@ def is_requirement(ws: Workspace, item: Item) -> bool:
 def statement_of(ctx: CheckContext, item: Item) -> str | None:
     """The statement text the text checks read, or None when the item is not checked or has no statement.
 
-    Looked up once per item and check run: a dozen rules ask for it, and ``Text.text`` joins its segments.
+    Rules read it through the statement analysis (analysis.analysed), which asks once per item and run.
     """
-    seen = ctx.memo.get("text/statements")
-    if seen is None:
-        seen = ctx.memo["text/statements"] = {}
-    hit = seen.get(id(item))
-    if hit is not None and hit[0] is item:
-        return hit[1]
-    text = item.statement.text if item.statement and is_requirement(ctx.workspace, item) else ""
-    value = text if text.strip() else None
-    seen[id(item)] = (item, value)
-    return value
+    if not (item.statement and is_requirement(ctx.workspace, item)):
+        return None
+    text = item.statement.text
+    return None if not text or text.isspace() else text
 
 
 _END = re.compile(r"[.!?](?=\s|$)|[。！？]")
@@ -76,37 +72,128 @@ def sentences(text: str) -> tuple[tuple[int, int], ...]:
 
 
 _WORD = re.compile(r"[a-z0-9_]+")
-_WORDS_SPLIT = re.compile(r"([a-z0-9_]+)")
+_NOT_WORD = re.compile(r"[^a-z0-9_]")
+_CJK = re.compile("[\u2e80-\U0010ffff]")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# ASCII text to lower case, every character that is no part of a Latin word ([a-z0-9_]) made a space.
+_ASCII_WORDS = bytes(ord(chr(c).lower()) if _WORD.fullmatch(chr(c).lower()) else ord(" ") for c in range(256))
+
+
+def word_positions(text: str, keys: AbstractSet[str]) -> dict[str, list[int]]:
+    """Where each Latin word (lower case) and each CJK character of ``text`` that is one of ``keys`` starts,
+    in order of first appearance.
+
+    Word lists and modal verbs are looked up by their first word or character at these positions only,
+    which is far cheaper than trying every phrase at every character. Only a few words of a statement start
+    anything a scanner looks for, so they are picked by one set intersection and found with ``str.find``.
+    """
+    spaced, present = _words(text)
+    found = present.intersection(keys)
+    if not found:
+        return {}
+    out: dict[str, list[int]] = {}
+    for word in found:
+        where = out[word] = []
+        if word.isascii():  # " word " in the spaced text: the space before it stands where the word starts
+            pattern = f" {word} "
+            k = spaced.find(pattern)
+            while k >= 0:
+                where.append(k)
+                k = spaced.find(pattern, k + len(word) + 1)
+        else:
+            k = text.find(word)
+            while k >= 0:
+                where.append(k)
+                k = text.find(word, k + 1)
+    return out if len(out) == 1 else dict(sorted(out.items(), key=_first_start))
+
+
+def _first_start(entry: tuple[str, list[int]]) -> int:
+    return entry[1][0]
 
 
 @lru_cache(maxsize=8192)
-def word_positions(text: str) -> dict[str, list[int]]:
-    """Where each Latin word (lower case) and each CJK character of ``text`` starts.
-
-    Word lists and modal verbs are looked up by their first word or character at these positions only,
-    which is far cheaper than trying every phrase at every character. The words come from one ``re.split``
-    (separators and words alternate), which costs about half of a loop over match objects.
-    """
-    out: dict[str, list[int]] = {}
+def _words(text: str) -> tuple[str, frozenset[str]]:
+    """``text`` in lower case with every character that is no part of a Latin word ([a-z0-9_]) made a space
+    and a space added before it, so that a word at offset k is " word " at k; and the set of its Latin words
+    and CJK characters. An ASCII statement (the common case) is spaced by one ``bytes.translate``."""
+    if text.isascii():
+        spaced = text.encode("ascii").translate(_ASCII_WORDS).decode("ascii")
+        return f" {spaced} ", frozenset(spaced.split())
     lowered = text.lower()
     if len(lowered) != len(text):  # a few characters (İ) grow when lowered; keep offsets exact
         lowered = text.translate(_ASCII_LOWER)
-    parts = _WORDS_SPLIT.split(lowered)
-    pos = len(parts[0])
-    for k in range(1, len(parts), 2):
-        word = parts[k]
-        where = out.get(word)
-        if where is None:
-            out[word] = [pos]
-        else:
-            where.append(pos)
-        pos += len(word) + len(parts[k + 1])
-    if not text.isascii():
-        for i, ch in enumerate(text):
-            if ord(ch) >= 0x2E80:
-                out.setdefault(ch, []).append(i)
-    return out
+    spaced = _NOT_WORD.sub(" ", lowered)
+    return f" {spaced} ", frozenset(spaced.split()).union(_CJK.findall(text))
+
+
+def term_words(term: str) -> frozenset[str] | None:
+    """The Latin words (lower case) of an ASCII ``term``; None for any other term.
+
+    A scanner whose expression matches a term case-insensitively, with any spacing, and as whole words
+    (or between characters that are no part of a word) finds it in an ASCII statement only where every
+    one of these words is a word of the statement (``statement_words``): the words of a match are the
+    term's. So it can pass over an expression that cannot match without running it. Other text is not
+    judged so: case-insensitive matching pairs letters that ``lower`` does not (the Kelvin sign with k).
+    """
+    return frozenset(_WORD.findall(term.lower())) if term.isascii() else None
+
+
+def statement_words(text: str) -> frozenset[str] | None:
+    """The Latin words (lower case) of an ASCII statement (see ``term_words``); None for other text."""
+    return _words(text)[1] if text.isascii() else None
+
+
+def any_subset(sets: Iterable[frozenset[str]], words: frozenset[str]) -> bool:
+    """True when one of ``sets`` is a subset of ``words``."""
+    for need in sets:
+        if need <= words:
+            return True
+    return False
+
+
+class KeyFilter:
+    """Which keys of a scanner (terms filed under their ``first_key``) may match in a statement.
+
+    A key can match in an ASCII statement only where, for one of its terms, the statement has every word
+    (``term_words``). Keys with a single-word term are *sure* once the statement has the word; the others
+    file phrases ("as far as possible", "and so forth") under common words, whose other words are rarely
+    all there. Each phrase is found through one of its words, the one fewest phrases share (likely the
+    rarest: "possible", not "as"), so the keys to judge come from one set intersection with the statement's
+    words, and the rest is skipped. Only for scanners that match whole words (see ``term_words``).
+    """
+
+    def __init__(self, terms: Iterable[str]) -> None:
+        needs: dict[str, list[frozenset[str] | None]] = {}
+        for term in terms:
+            needs.setdefault(first_key(term), []).append(term_words(term))
+        self.keys = frozenset(needs)
+        self._needs: dict[str, list[frozenset[str]]] = {}  # keys whose terms are all phrases judged by words
+        for key, sets in needs.items():
+            phrases = [need for need in sets if need is not None and not need <= {key}]
+            if len(phrases) == len(sets):
+                self._needs[key] = phrases
+        self._sure = self.keys.difference(self._needs)
+        shared = Counter(word for sets in self._needs.values() for need in sets for word in need)
+        self._by_word: dict[str, set[str]] = {}  # a phrase's chosen word -> keys of such phrases
+        for key, sets in self._needs.items():
+            for need in sets:
+                word = min(need, key=lambda w: (shared[w], -len(w), w))
+                self._by_word.setdefault(word, set()).add(key)
+        self._words = frozenset(self._by_word)
+
+    def candidates(self, text: str) -> AbstractSet[str]:
+        """The keys that may match in ``text``: all keys unless it is ASCII."""
+        words = statement_words(text)
+        if words is None:
+            return self.keys
+        found = words.intersection(self.keys)
+        live = set(found.intersection(self._sure))
+        for word in words.intersection(self._words):
+            for key in self._by_word[word]:
+                if key in found and key not in live and any_subset(self._needs[key], words):
+                    live.add(key)
+        return live
 
 
 def first_key(term: str) -> str:

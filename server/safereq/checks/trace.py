@@ -12,7 +12,7 @@ links are found, and reported, per document, kept while the document and the set
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 
@@ -160,7 +160,14 @@ def _dangling(ctx: CheckContext, site: LinkSite) -> Finding:
 
 
 @item_check("trace/malformed-link")
-def malformed_link(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+def malformed_link(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    # Called for every item, nearly always to find nothing: a plain test first, the findings only then.
+    if all(link.valid for attr in item.attributes for link in attr.links):
+        return ()
+    return _malformed_links(ctx, item)
+
+
+def _malformed_links(ctx: CheckContext, item: Item) -> Iterator[Finding]:
     for attr in item.attributes:
         for link in attr.links:
             if link.valid:
@@ -227,15 +234,15 @@ def cycle(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding("trace/cycle", src.path, link.span, message, related=related)
 
 
-@item_check("trace/orphan")
-def orphan(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+@item_check("trace/orphan", topics={"category:safety-requirement"})
+def orphan(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     ws = ctx.workspace
     if ws.category(item) != "safety-requirement" or item.links("derived-from"):
-        return
-    yield ctx.finding(
+        return ()
+    return [ctx.finding(
         "trace/orphan", item.path, item.id_span,
         f"{item.id} is a {_kind_name(ws, item)} with no parent: add 'Derived from:' naming the safety goal or "
-        f"safety requirement it refines")
+        f"safety requirement it refines")]
 
 
 @workspace_check("trace/goal-without-children")

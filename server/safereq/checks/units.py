@@ -71,13 +71,16 @@ def missing_units(lex: Lexicon, text: str) -> tuple[tuple[int, int, str], ...]:
     found = []
     for m in _NUMBER_RE.finditer(text):
         start, end = m.span()
+        window = c.window_re is not None and c.window_re.match(text, end) is not None
+        has_unit = _has_unit(c, text, end)
+        if has_unit and not window:
+            continue  # most numbers have their unit: no need to look for the context word before them
         context = c.context(text, start)
         if context is None:
-            window = c.window_re is not None and c.window_re.match(text, end) is not None
             if not window or not _is_quantity(text, start, end, ""):
                 continue
             found.append((start, end, ""))
-        elif _is_quantity(text, start, end, context) and not _has_unit(c, text, end):
+        elif _is_quantity(text, start, end, context) and not has_unit:
             found.append((start, end, context))
     return tuple(found)
 

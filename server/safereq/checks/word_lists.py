@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..data import load_rules_yaml
 from .engine import CheckContext
-from .statements import first_key, word_positions
+from .statements import KeyFilter, any_subset, first_key, statement_words, term_words, word_positions
 
 # Lists a user may extend, by the names the rule documentation gives.
 LIST_NAMES = (
@@ -57,14 +57,25 @@ _CJK_LITERAL = re.compile(r"[\u2e80-\U0002ffff]+")
 
 
 class _Group:
-    """The entries of one list that start with one key, compiled on first use (most keys never occur)."""
+    """The entries of one list that start with one key, compiled on first use (most keys never occur).
 
-    __slots__ = ("name", "source", "_regex")
+    ``needs``: per entry, the words an ASCII statement must have for it to match (statements.term_words);
+    None when some entry cannot be judged so. Most groups are phrases that start with a common word ("as
+    far as possible", "and so forth"), and the phrase's other words are rarely all there.
+    """
+
+    __slots__ = ("name", "source", "needs", "_regex")
 
     def __init__(self, name: str, terms: list[str]) -> None:
         self.name = name
         self.source = "|".join(term_regex(t) for t in sorted(terms, key=len, reverse=True))
+        needs = tuple(term_words(t) for t in terms)
+        self.needs = None if None in needs else needs
         self._regex: re.Pattern[str] | None = None
+
+    def may_match(self, words: frozenset[str]) -> bool:
+        """False when no entry can match in an ASCII statement with these words."""
+        return self.needs is None or any_subset(self.needs, words)
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -96,11 +107,14 @@ class Lexicon:
         self.single: dict[str, list[str]] = {}
         self.literals: dict[str, list[tuple[str, str]]] = {}
         self.index: dict[str, list[_Group]] = {}
+        scanned: list[str] = []
         for name in LIST_NAMES:
             if name in _NOT_SCANNED:
                 continue
             by_key: dict[str, list[str]] = {}
-            for term in {str(t).strip() for t in data.get(name, []) if t and str(t).strip()}:
+            terms = {str(t).strip() for t in data.get(name, []) if t and str(t).strip()}
+            scanned.extend(terms)
+            for term in terms:
                 key = first_key(term)
                 if term.lower() == key and _SINGLE_WORD.fullmatch(key):
                     self.single.setdefault(key, []).append(name)
@@ -115,12 +129,14 @@ class Lexicon:
         # One lookup per word of a statement: key -> (single-word lists, literal entries, expression groups).
         self.by_key = {k: (self.single.get(k, ()), self.literals.get(k, ()), self.index.get(k, ()))
                        for k in {*self.single, *self.literals, *self.index}}
+        self.filter = KeyFilter(scanned)  # which keys a statement needs looked at
         sources = [str(p) for p in data.get("placeholder-patterns", [])]
         self.patterns = {"placeholders": re.compile("|".join(f"(?:{p})" for p in sources), re.IGNORECASE)} if sources else {}
         # The characters a pattern match can start with (None: unknown), so that the many statements
         # without any of them skip a search that tries every position.
         starts = [first_chars(p) for p in sources]
-        self.pattern_starts = {"placeholders": None if None in starts else frozenset().union(*starts)} if sources else {}
+        self.pattern_starts = ({"placeholders": None if None in starts else _any_of(frozenset().union(*starts))}
+                               if sources else {})
 
     def find(self, name: str, text: str) -> list[tuple[int, int]]:
         """Entries of list ``name`` in ``text``, leftmost-longest, except those inside a ``not-in`` phrase."""
@@ -139,12 +155,9 @@ class Lexicon:
 def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
     """Every list's entries in ``text`` in one pass over its words, cached per statement text."""
     hits: dict[str, list[tuple[int, int]]] = {}
-    by_key = lex.by_key
-    for key, positions in word_positions(text).items():
-        entry = by_key.get(key)
-        if entry is None:
-            continue
-        names, literals, groups = entry
+    words = statement_words(text)
+    for key, positions in word_positions(text, lex.filter.candidates(text)).items():
+        names, literals, groups = lex.by_key[key]
         if names:
             size = len(key)
             for pos in positions:
@@ -156,6 +169,8 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
                 if text.startswith(term, pos):
                     hits.setdefault(name, []).append((pos, pos + len(term)))
         for group in groups:
+            if words is not None and not group.may_match(words):
+                continue
             regex = group.regex
             for pos in positions:
                 m = regex.match(text, pos)
@@ -163,7 +178,7 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
                     hits.setdefault(group.name, []).append(m.span())
     for name, regex in lex.patterns.items():
         starts = lex.pattern_starts[name]
-        if starts is not None and starts.isdisjoint(text):
+        if starts is not None and starts.search(text) is None:
             continue
         for m in regex.finditer(text):
             hits.setdefault(name, []).append(m.span())
@@ -183,6 +198,11 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
             kept.append((start, end))
         out[name] = kept
     return out
+
+
+def _any_of(chars: frozenset[str]) -> re.Pattern[str]:
+    """An expression that finds any of ``chars`` (a search in C, where a set would be tried per character)."""
+    return re.compile("[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]")
 
 
 def first_chars(source: str) -> frozenset[str] | None:

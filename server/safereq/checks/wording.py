@@ -42,7 +42,7 @@ def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None
                 for start, end in a.entries[list_name] if keep is None or keep(text, start, end, item.language)]
 
     check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
-    return item_check(rule)(check)
+    return item_check(rule, topics={list_name})(check)
 
 
 vague_term = _list_rule(
@@ -106,7 +106,7 @@ universal_quantifier = _list_rule(
     "'{word}' quantifies over a set that is not named: write 'each' and name the set", _not_a_period)
 
 
-@item_check("wording/absolute")
+@item_check("wording/absolute", topics={"absolutes"})
 def absolute(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None or "absolutes" not in a.entries:
@@ -154,7 +154,7 @@ def _deletion_span(item: Item, text: str, start: int, end: int) -> Span | None:
     return None
 
 
-@item_check("wording/pronoun")
+@item_check("wording/pronoun", topics={"pronouns"})
 def pronoun(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None or "pronouns" not in a.entries:
@@ -184,7 +184,7 @@ def _next_non_space(text: str, pos: int) -> int:
     return pos
 
 
-@item_check("wording/missing-unit")
+@item_check("wording/missing-unit", topics={"number"})
 def missing_unit(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None:
