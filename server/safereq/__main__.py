@@ -1,5 +1,5 @@
 """``python -m safereq``: the same as the ``safereq`` command."""
 
-from .cli.main import main
+from .cli.main import console
 
-raise SystemExit(main())
+console()

@@ -38,3 +38,14 @@ def test_real_command_configuration_error(project, run):
     p = run("check", cwd=project)
     assert p.returncode == 2
     assert p.stderr.startswith("safereq.toml:2: unknown rule 'format/x'") and "Traceback" not in p.stderr
+
+
+def test_real_command_flushes_a_large_report_before_its_fast_exit(project, run):
+    """``safereq check`` leaves without the interpreter's tear-down (cli.main.console): everything it
+    printed must still arrive, also when the report is far larger than a pipe's buffer."""
+    (project / "docs" / "many.md").write_text("".join(
+        f"## FSR-M-{i}: Requirement {i}\nThe unit must respond quickly, TBD.\n\n" for i in range(1500)
+    ))
+    p = run("check", "docs/many.md", "--format", "json", cwd=project)
+    assert p.returncode == 1 and len(p.stdout) > 200_000
+    assert len([f for f in json.loads(p.stdout) if f["rule"] == "wording/placeholder"]) == 1500

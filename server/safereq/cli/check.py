@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=0,
                    help="processes to check with (default: one per core, for large workspaces on Linux)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, fast_exit=True)
 
 
 class UsageError(Exception):

@@ -8,6 +8,7 @@ modules import only the standard library at module level so that ``safereq --hel
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -29,8 +30,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` names (default: the process's arguments); its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    return _dispatch(parser, parser.parse_args(argv))
+
+
+def console() -> None:
+    """The installed ``safereq`` command and ``python -m safereq``: ``main``, then exit.
+
+    A command that sets ``fast_exit`` (``safereq check``) leaves without the interpreter's tear-down: its
+    process holds hundreds of thousands of parsed objects, freeing them one by one takes a tenth of a
+    second on a large workspace, and nothing is left to do (its output is flushed here, its files were
+    written and closed before it returned).
+    """
+    parser = build_parser()
+    args = parser.parse_args()
+    status = _dispatch(parser, args)
+    if getattr(args, "fast_exit", False):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: nothing more can be said
+                pass
+        os._exit(status)
+    sys.exit(status)
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
