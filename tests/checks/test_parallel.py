@@ -73,3 +73,29 @@ def test_a_rule_failing_in_a_worker_is_reported(monkeypatch):
     found = parallel.parse_and_check(SOURCES, Workspace(), checker, jobs=2, min_bytes=0)
     assert checker.failures == {"wording/placeholder": "RuntimeError: boom"}
     assert not any(f.rule == "wording/placeholder" for f in found)  # the workers checked every document
+
+
+def _dangling_sources() -> list:
+    """SOURCES plus a document linking to 30 undefined IDs, near misses of defined ones (above BATCH_TARGETS)."""
+    wrong = ", ".join(f"FSR-X{d}{i}" for d in range(3) for i in range(1, 11))
+    return SOURCES + [Source("typos.md", f"## FSR-900: Typos\nThe unit shall stop.\n\n- Derived from: {wrong}\n")]
+
+
+def test_the_scorer_narrows_the_suggestions_of_dangling_links(monkeypatch):
+    from safereq.checks import trace
+
+    primed = []
+    prime = trace.prime_suggestions
+    monkeypatch.setattr(trace, "prime_suggestions", lambda ws, ids, pools: (primed.append(len(pools)), prime(ws, ids, pools)))
+    sources = _dangling_sources()
+    found = parallel.parse_and_check(sources, Workspace(), Checker(), jobs=2, min_bytes=0)
+    assert found == parallel.parse_and_check(sources, Workspace(), Checker(), jobs=1)
+    assert primed and primed[0] >= trace.BATCH_TARGETS
+    assert any("did you mean FSR-01" in f.message for f in found if f.rule == "trace/dangling-link")
+
+
+def test_a_scorer_that_dies_costs_no_suggestions(monkeypatch):
+    monkeypatch.setattr(parallel, "_score", lambda conn: os._exit(3))
+    sources = _dangling_sources()
+    found = parallel.parse_and_check(sources, Workspace(), Checker(), jobs=2, min_bytes=0)
+    assert found == parallel.parse_and_check(sources, Workspace(), Checker(), jobs=1)

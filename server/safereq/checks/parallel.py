@@ -8,8 +8,15 @@ only its findings, which are few and cheap to pickle. When the last batch is par
 workspace-scope rules while the last workers finish. So parsing and checking overlap, and on two cores a
 cold check costs about the parse plus the workspace-scope rules, not the sum of everything.
 
-Parsing in the workers instead was measured and rejected: pickling the parsed documents back costs as much
-as parsing them.
+One more worker, the scorer, starts first: it loads numpy and rapidfuzz while the documents are parsed, and
+then narrows the "did you mean" candidates of the dangling links (``trace.narrow_pools``, a function of
+strings alone) while this process builds the trace graph. Those imports and that scoring would otherwise
+be a fifth of the critical path.
+
+Measured and rejected: parsing in the workers (pickling the parsed documents back costs as much as parsing
+them); checking the last batch here after the workspace-scope rules, so that no forked child shares this
+process's pages while those rules touch every item (copy-on-write then copies each page touched, and the
+trace graph took twice as long), was no faster overall on two cores; batches of decreasing size neither.
 
 A worker that fails in any way (killed, out of memory, an exception) costs time, never findings: its
 documents are checked here. Forking is used only where the platform's ``fork`` is dependable (Linux) and the
@@ -27,13 +34,14 @@ from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from ..workspace import Workspace
+from ..workspace.graph import trace_graph
 from .engine import Checker
 from .findings import Finding
 
 _log = logging.getLogger(__name__)
 
 MIN_BYTES = 1_000_000  # below this, starting workers costs more than it saves
-BATCHES_PER_JOB = 2  # more, smaller batches overlap better; each costs a fork
+BATCHES_PER_JOB = 2  # batches per worker core: more overlap better, each costs a fork
 
 
 class Source(Protocol):
@@ -66,6 +74,7 @@ def parse_and_check(
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
+    scorer = _start_scorer(context) if "trace/dangling-link" in checker.severities else None
     workers: list[tuple[Any, Connection]] = []
     for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
         for source in batch:
@@ -73,6 +82,8 @@ def parse_and_check(
         worker = _start(context, checker, ws, sorted({source.path for source in batch}))
         if worker is not None:
             workers.append(worker)
+    if scorer is not None:
+        _use_scorer(scorer, ws)
     checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
     for proc, receive in workers:
         result = _receive(receive)
@@ -126,6 +137,59 @@ def _work(checker: Checker, ws: Workspace, paths: list[str], send: Connection) -
         send.close()
     except BaseException:  # noqa: BLE001 - the parent reports the failure and redoes the work
         os._exit(70)
+
+
+def _start_scorer(context: Any) -> tuple[Any, Connection] | None:
+    mine, theirs = context.Pipe(duplex=True)
+    proc = context.Process(target=_score, args=(theirs,), daemon=True)
+    try:
+        proc.start()
+    except OSError:
+        mine.close()
+        theirs.close()
+        return None
+    theirs.close()
+    return proc, mine
+
+
+def _score(conn: Connection) -> None:
+    """In the scorer: load the scoring libraries at once, then answer one request, if one comes."""
+    try:
+        import numpy  # noqa: F401  (what narrow_pools needs, loaded while the parent parses)
+        from rapidfuzz import process  # noqa: F401
+
+        from .trace import narrow_pools
+
+        request = conn.recv()
+        if request is not None:
+            targets, ids = request
+            conn.send(narrow_pools(targets, ids))
+        conn.close()
+    except BaseException:  # noqa: BLE001 - the rule then narrows the candidates itself
+        os._exit(70)
+
+
+def _use_scorer(scorer: tuple[Any, Connection], ws: Workspace) -> None:
+    """Have the scorer narrow the candidates of the dangling links while the trace graph is built here."""
+    from .trace import BATCH_TARGETS, prime_suggestions
+
+    proc, conn = scorer
+    ids = ws.all_ids()
+    targets = sorted(ws.linked_ids().difference(ids))
+    try:
+        if len(targets) < BATCH_TARGETS:  # the rule searches so few targets one by one
+            conn.send(None)
+            return
+        conn.send((targets, ids))
+        trace_graph(ws)
+        pools = conn.recv()
+    except (EOFError, OSError):
+        _log.warning("the scorer failed (exit status %s); the dangling links are scored here", proc.exitcode)
+        return
+    finally:
+        conn.close()
+        proc.join()
+    prime_suggestions(ws, ids, pools)
 
 
 def _receive(receive: Connection) -> tuple[dict[str, list[Finding]], dict[str, str]] | None:

@@ -84,20 +84,37 @@ def _suggestions(ctx: CheckContext) -> _Suggestions:
 
 
 def _narrow(cache: _Suggestions, targets: list[str]) -> None:
-    """Fill ``cache.pools`` for ``targets``: the IDs (in sorted order) whose ratio to the target may reach
-    the cut-off, a small superset of those that do. The exact search then runs on the pool and finds what
-    it would find among all IDs, ties included, since the pool keeps the IDs' order."""
+    """Fill ``cache.pools`` for ``targets`` (see ``narrow_pools``)."""
+    cache.pools.update(narrow_pools(targets, cache.ids))
+
+
+def narrow_pools(targets: list[str], ids: list[str]) -> dict[str, list[str]]:
+    """For each target, the IDs (in the order of ``ids``, which is sorted) whose ratio to the target may
+    reach the cut-off, a small superset of those that do. The exact search then runs on the pool and finds
+    what it would find among all IDs, ties included, since the pool keeps the IDs' order.
+
+    A function of strings alone, so that ``checks.parallel`` can run it in another process.
+    """
     import numpy as np
     from rapidfuzz import fuzz, process
 
-    ids = cache.ids
+    pools: dict[str, list[str]] = {}
     rows = max(1, _MATRIX_CELLS // max(1, len(ids)))
     floor = SUGGESTION_CUTOFF - 0.01  # float32 scores: a margin far above their rounding error
     for k in range(0, len(targets), rows):
         chunk = targets[k:k + rows]
         scores = process.cdist(chunk, ids, scorer=fuzz.ratio, dtype=np.float32)
         for target, row in zip(chunk, scores):
-            cache.pools[target] = [ids[i] for i in np.flatnonzero(row >= floor).tolist()]
+            pools[target] = [ids[i] for i in np.flatnonzero(row >= floor).tolist()]
+    return pools
+
+
+def prime_suggestions(ws: Workspace, ids: list[str], pools: dict[str, list[str]]) -> None:
+    """Take ``narrow_pools(targets, ids)`` computed elsewhere for the workspace whose defined IDs, sorted,
+    are ``ids``. If that is not what the rule finds the workspace defines, the pools are ignored."""
+    cache = _Suggestions(set(ids), list(ids), ws.vocabulary)
+    cache.pools.update(pools)
+    _SUGGESTIONS[ws] = cache
 
 
 def _suggest(ctx: CheckContext, target: str, key: str, exclude: str | None) -> list[str]:

@@ -191,6 +191,9 @@ def _run(args: argparse.Namespace) -> int:
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
+        # Held by the arguments, so that it outlives this function: the command exits without freeing it
+        # (see fast_exit in cli.main.console).
+        args.retained = (workspace, checker, loaded)
         fixed: int | None = None
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)

@@ -83,7 +83,10 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         known_at = {(line, key): res for line, key, res in around}
     origin: dict[int, SectionResult] = {}  # id(moved copy) → the old result it was moved from
     middle: list[SectionResult] = []
-    for start, key in zip(layout.lines[head:n - tail], layout.texts[head:n - tail]):
+    fresh = zip(layout.lines[head:n - tail], layout.texts[head:n - tail])
+    if not known:  # nothing to look up (a first parse, or an edit that only added sections)
+        middle = [parse_section(key, start, vocab) for start, key in fresh]
+    for start, key in fresh if known else ():
         res = known_at.get((start, key)) or known.get(key)
         if res is None:
             res = parse_section(key, start, vocab)
@@ -119,11 +122,11 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
 
     def add(a: int, b: int) -> None:
         sections = results[a:b]
-        item = reusable.get(tuple(map(id, sections)))
+        item = reusable.get(tuple(map(id, sections))) if reusable else None
         if item is None:
             item = build_item(path, sections, vocab, front, default_language)
             added.append(item)
-            if all(id(r) in origin for r in sections):
+            if origin and all(id(r) in origin for r in sections):
                 before = reusable.get(tuple(id(origin[id(r)]) for r in sections))
                 if before is not None:
                     moved[id(item)] = (before, sections[0].start - origin[id(sections[0])].start)

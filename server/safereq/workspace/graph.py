@@ -25,11 +25,12 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 from typing import NamedTuple, TypeVar
 
 from ..model.document import Document, HaraRow, Item, Link
-from ..model.ranges import Span
+from ..model.ranges import Span, new_tuple
 from .asil import AsilValue, asil_problem, parse_asil
 from .facts import row_asil, row_goal_ids
 from .workspace import Workspace
@@ -441,6 +442,12 @@ def _first_definition(ws: Workspace, item_id: str, was: Item | None, now: dict[s
     return best
 
 
+@lru_cache(maxsize=1024)
+def _usable_asil(text: str) -> AsilValue | None:
+    """The ASIL ``text`` states, if usable (``AsilValue`` is immutable, so one object serves every item)."""
+    return None if asil_problem(text) is not None else parse_asil(text)
+
+
 def _part(ws: Workspace, doc: Document) -> _Part:
     targets: dict[str, dict[str, list[LinkSite]]] = {}
     goal_sourced: dict[str, set[str]] = {}
@@ -471,7 +478,7 @@ def _part(ws: Workspace, doc: Document) -> _Part:
                 if not link.valid:
                     continue
                 target = link.target
-                site = LinkSite(path, link, key, attr.raw_key, item)
+                site = new_tuple(LinkSite, (path, link, key, attr.raw_key, item, None))
                 targets.setdefault(key, {}).setdefault(target, []).append(site)
                 if category == "safety-goal":
                     goal_sourced.setdefault(key, set()).add(target)
@@ -479,8 +486,8 @@ def _part(ws: Workspace, doc: Document) -> _Part:
                     edges.append((item.id, target))
                     if target != item.id and target not in parents:
                         parents.append(target)
-        # As facts.usable_asil, from the first ASIL attribute found above.
-        value = None if asil_attr is None or asil_problem(asil_attr.value) is not None else parse_asil(asil_attr.value)
+        # As facts.usable_asil, from the first ASIL attribute found above (a workspace has few distinct values).
+        value = None if asil_attr is None else _usable_asil(asil_attr.value)
         if value is not None:
             asil[id(item)] = value
         if asil_attr is None:

@@ -158,6 +158,10 @@ class Workspace:
         """Every defined ID, sorted (items and HARA hazardous events)."""
         return sorted({k for k, v in self._items.items() if v} | {k for k, v in self._hara.items() if v})
 
+    def linked_ids(self) -> set[str]:
+        """Every ID that some link names, defined or not."""
+        return {k for k, v in self._refs.items() if v}
+
     def references(self, item_id: str) -> list[Reference]:
         """Every link to ``item_id`` anywhere in the workspace, sorted by place."""
         return sorted(self._refs.get(item_id, ()), key=lambda r: (r.path, r.link.span))
