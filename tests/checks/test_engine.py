@@ -43,6 +43,11 @@ def test_incremental_findings_equal_a_fresh_check(name, edit):
     assert checker.check(ws) == fresh(docs)
 
 
+HARA_DOC = (
+    "# Hazard analysis\n\n| ID | Hazardous event | S | E | C | ASIL | Safety goal |\n|---|---|---|---|---|---|---|\n"
+    + "".join(f"| HE-{i} | Event {i} | S3 | E{1 + i % 4} | C{1 + i % 3} | {'BD'[i % 2]} | SG-{1 + i % 2} |\n" for i in range(1, 8))
+    + "\n## SG-2: Second goal\nThe car shall not brake unintentionally.\n\n- ASIL: C\n- Hazard: HE-2\n"
+)
 LINE_EDITS = (
     lambda line: line.replace("must", "shall"),
     lambda line: line + " TBD",
@@ -52,6 +57,7 @@ LINE_EDITS = (
     lambda line: "## Notes",
     lambda line: "",
     lambda line: line.replace("SG-1", "SG-7"),
+    lambda line: line.replace("E2", "E4").replace("| C", "| C2"),
 )
 
 
@@ -61,21 +67,22 @@ def test_chained_random_edits_find_what_a_fresh_check_finds(seed):
     is reused across the edits, and the findings must stay those of a fresh check."""
     rng = random.Random(seed)
     ws, checker = Workspace(), Checker()
-    docs = {"goals.md": GOALS, "reqs.md": REQS}
+    docs = {"goals.md": GOALS, "reqs.md": REQS, "hara.md": HARA_DOC}
     for path, text in docs.items():
         ws.update(path, text)
     checker.check(ws)
     for _ in range(12):
-        lines = docs["reqs.md"].split("\n")
+        path = rng.choice(["reqs.md", "reqs.md", "hara.md"])
+        lines = docs[path].split("\n")
         k = rng.randrange(len(lines))
         how = rng.randrange(len(LINE_EDITS) + 1)
         if how == len(LINE_EDITS):
             lines.insert(k, "Inserted prose.")
         else:
             lines[k] = LINE_EDITS[how](lines[k])
-        docs["reqs.md"] = "\n".join(lines)
-        ws.update("reqs.md", docs["reqs.md"])
-        assert checker.check(ws) == fresh(docs), (seed, k, how)
+        docs[path] = "\n".join(lines)
+        ws.update(path, docs[path])
+        assert checker.check(ws) == fresh(docs), (seed, path, k, how)
 
 
 def test_goal_change_updates_findings_in_other_documents():

@@ -70,9 +70,11 @@ class Workspace:
             self._unindex_item(item)
         for item in added:
             self._index_item(item)
-        if previous is not None and previous.hara_rows:
-            self._unindex_hara(previous)
-        self._index_hara(doc)
+        # Rows from unchanged sections are the same objects: most edits leave the HARA index as it is.
+        if previous is None or not _same_objects(previous.hara_rows, doc.hara_rows):
+            if previous is not None and previous.hara_rows:
+                self._unindex_hara(previous)
+            self._index_hara(doc)
         self.documents[path] = doc
         self.generation += 1
         return doc
@@ -202,3 +204,7 @@ def _drop(index: dict, key: str, predicate) -> None:
         index[key] = kept
     else:
         del index[key]
+
+
+def _same_objects(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
