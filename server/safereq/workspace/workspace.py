@@ -10,22 +10,22 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model.document import Document, HaraRow, Item, Link
 from ..model.ids import ID_RE, is_item_id
 from ..model.incremental import parse_document
-from ..model.ranges import Span
+from ..model.ranges import Span, new_tuple
 from ..model.vocabulary import Vocabulary, load_vocabulary
 
 LINK_KEYS = ("derived-from", "verified-by", "hazard")
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(NamedTuple):
     """A link to an ID: where it is (path, link span), which item holds it and under which attribute key.
 
     ``source`` is None for a link from a HARA table's safety-goal column; ``event_id`` is then the row's ID.
+    A named tuple: one is made per link of the workspace, and a frozen dataclass costs several times more.
     """
 
     path: str
@@ -109,7 +109,7 @@ class Workspace:
         for attr in item.attributes:
             for link in attr.links:
                 if link.valid:
-                    self._refs[link.target].append(Reference(item.path, link, item, attr.key))
+                    self._refs[link.target].append(new_tuple(Reference, (item.path, link, item, attr.key, None)))
 
     def _unindex_item(self, item: Item) -> None:
         _drop(self._items, item.id, lambda it: it is item)
