@@ -115,3 +115,13 @@ def test_statements_that_fit_a_pattern_raise_nothing(statement, zh):
 def test_a_statement_without_a_modal_verb_has_no_pattern():
     cls = classify_ears("When the driver brakes, the ECU stops.", "en")
     assert cls.pattern == "none" and "no modal verb" in cls.reason
+
+
+@pytest.mark.parametrize(("text", "pattern"), [
+    ("In caſe of a fault, the ECU shall stop.", "none"),  # long s: matched without case, looked up folded
+    ("\u212aeep the torque low, the ECU shall stop.", "ubiquitous"),
+    ("WHEN the driver brakes, the ECU shall stop.", "event"),
+    ("Whiſt moving, the ECU shall stop.", "ubiquitous"),
+])
+def test_letters_that_match_only_under_case_folding_do_not_break_the_classifier(text, pattern):
+    assert classify_ears(text, "en").pattern == pattern

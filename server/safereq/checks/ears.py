@@ -89,8 +89,10 @@ def _alternation(words) -> str:
 @lru_cache(maxsize=1)
 def _english() -> _English:
     data = load_rules_yaml("en/ears.yaml")
-    keywords = {str(k).lower(): v for k, v in data["keywords"].items()}
-    openers = {" ".join(str(k).lower().split()): v for k, v in (data.get("not-ears-openers") or {}).items()}
+    # Keys casefolded, as the look-ups below: the patterns match without case, and some letters match without
+    # case only under case folding (the long s in "caſe", the Kelvin sign).
+    keywords = {str(k).casefold(): v for k, v in data["keywords"].items()}
+    openers = {" ".join(str(k).casefold().split()): v for k, v in (data.get("not-ears-openers") or {}).items()}
     trailing = {key: re.compile(rf"(?<![\w-])(?:{_alternation(group)})\b", re.IGNORECASE)
                 for key, group in _by_first_word(data.get("trailing-conditions") or []).items()}
     return _English(
@@ -146,7 +148,7 @@ def _classify_en(text: str, s_start: int, s_end: int, verb_start: int) -> EarsCl
         opener = en.opener_re.match(text, s_start) if en.opener_re else None
         if opener is not None:
             word = text[opener.start():opener.end()]
-            use = en.openers[" ".join(word.lower().split())]
+            use = en.openers[" ".join(word.casefold().split())]
             return EarsClass("none", (), None, verb_start,
                              f"it opens with '{word}', which is not an EARS keyword: write '{use} …, the <system> shall …'",
                              opener.span())
@@ -179,7 +181,7 @@ def _classify_en(text: str, s_start: int, s_end: int, verb_start: int) -> EarsCl
         end = _trim_end(text, start, starts[k + 1] if k + 1 < len(starts) else region_end)
         kw = en.keyword_re.match(text, start)
         assert kw is not None
-        clauses.append(EarsClause(en.keywords[kw.group(0).lower()], start, end, _skip(text, kw.end()), end))
+        clauses.append(EarsClause(en.keywords[kw.group(0).casefold()], start, end, _skip(text, kw.end()), end))
     return EarsClass(_pattern_of(clauses), tuple(clauses), subject, verb_start)
 
 
