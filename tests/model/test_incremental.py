@@ -103,3 +103,12 @@ def test_moved_items_are_recorded_with_their_distance(vocab):
     later = second.items[3:]
     assert later and all(moved[id(item)][1] == 2 for item in later)
     assert [moved[id(item)][0] for item in later] == first.items[3:]
+
+
+def test_a_line_is_read_from_its_section_as_written(vocab):
+    text = "---\nkind: FSR\n---\n" + RICH.replace("\n", "\r\n", 40)
+    doc = parse_document("d.md", text, vocab)
+    edited = parse_document("d.md", text.replace("react within 3 ms", "react within 30 ms"), vocab, doc)
+    for d in (doc, edited):
+        lines = d.text.split("\n")
+        assert [d.line(n) for n in range(len(lines) + 2)] == lines + ["", ""]

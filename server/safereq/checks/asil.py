@@ -242,7 +242,7 @@ def missing(ctx: CheckContext) -> list[Finding]:
         if hit is not None and hit[0] is item and hit[1] == text:
             edit = hit[2]
         else:
-            edit = _insert_attribute(ws, item, "ASIL", text, _lines(ctx, ws.documents[item.path]))
+            edit = _insert_attribute(ws, item, "ASIL", text)
         if item.attributes:
             inserts[id(item)] = (item, text, edit)
         out.append(ctx.finding(
@@ -268,24 +268,13 @@ def _inheritance_source(ws: Workspace, item: Item) -> tuple[str, list[Related]]:
     return (f"determined by {sec} ({determination_clause()})", [])
 
 
-def _lines(ctx: CheckContext, doc: Document) -> list[str]:
-    """The document's lines, split once per run however many fixes read them (a large document takes
-    milliseconds to split)."""
-    key = ("asil/lines", doc.path)
-    hit = ctx.memo.get(key)
-    if hit is None or hit[0] is not doc:
-        hit = ctx.memo[key] = (doc, doc.text.split("\n"))
-    return hit[1]
-
-
-def _insert_attribute(ws: Workspace, item: Item, key: str, value: str, lines: list[str]) -> Edit:
+def _insert_attribute(ws: Workspace, item: Item, key: str, value: str) -> Edit:
     """An edit adding ``key: value`` as a new attribute line after the item's last one, written like the
-    attributes around it (list marker, bold key, separator); without attributes, after the statement.
-    ``lines`` are the lines of the item's document."""
+    attributes around it (list marker, bold key, separator); without attributes, after the statement."""
     doc = ws.documents[item.path]
     model = item.attributes[-1] if item.attributes else next((a for it in doc.items for a in it.attributes), None)
     if model is not None:
-        line = lines[model.key_span.start_line]
+        line = doc.line(model.key_span.start_line)
         prefix = line[:model.key_span.start_col]
         sep = line[model.key_span.end_col:model.value_span.start_col] or ": "
         list_style = prefix.lstrip().startswith(("-", "*", "+"))
@@ -299,7 +288,7 @@ def _insert_attribute(ws: Workspace, item: Item, key: str, value: str, lines: li
         anchor = item.statement.segments[-1].line if item.statement else item.heading_span.start_line
         # A list item may follow a paragraph directly; a plain line would join the paragraph in Markdown.
         breaks = 1 if item.statement and list_style else 2
-    line = lines[anchor]
+    line = doc.line(anchor)
     newline = "\r\n" if line.endswith("\r") else "\n"
     end = len(line) - (newline == "\r\n")  # insert before a CR so the document keeps its line endings
     return Edit(item.path, Span.on_line(anchor, end, end), newline * breaks + new_line)

@@ -30,7 +30,6 @@ def malformed_id(ctx: CheckContext, doc: Document) -> list[Finding]:
     by_path = _WRITTEN.setdefault(ctx.workspace, {})
     known = by_path.get(doc.path, {})
     current: dict[int, tuple[Problem, str]] = {}
-    lines: list[str] | None = None
     out = []
     for p in doc.problems:
         if p.code != "format/malformed-id":
@@ -39,8 +38,7 @@ def malformed_id(ctx: CheckContext, doc: Document) -> list[Finding]:
         if hit is not None and hit[0] is p:
             bad = hit[1]
         else:
-            lines = lines or doc.text.split("\n")
-            bad = lines[p.span.start_line][p.span.start_col:p.span.end_col]
+            bad = doc.line(p.span.start_line)[p.span.start_col:p.span.end_col]
         current[id(p)] = (p, bad)
         fix = Fix(f"Write the ID as {bad.upper()}", (Edit(doc.path, p.span, bad.upper()),))
         out.append(ctx.finding(p.code, doc.path, p.span, p.message, fixes=[fix]))
