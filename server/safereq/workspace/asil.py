@@ -122,6 +122,13 @@ def asil_problem(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def usable_asil_value(text: str) -> AsilValue | None:
+    """The ASIL ``text`` states when it is a possible one (not ``D(B)``); cached, since a workspace repeats
+    a handful of values and ``AsilValue`` is immutable, so one object serves every item."""
+    return None if asil_problem(text) is not None else parse_asil(text)
+
+
 _LEADING_CLASS_RE = re.compile(r"^(?P<cls>[SEC][0-9])(?![0-9A-Za-z])", re.IGNORECASE)
 
 

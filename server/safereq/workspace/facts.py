@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from ..model.document import HaraRow, Item
 from ..model.ids import ID_RE, is_item_id
 from ..model.ranges import Span
-from .asil import AsilValue, DecompositionVerdict, asil_problem, determine_asil, judge_decomposition, parse_asil, rank
+from .asil import (
+    AsilValue, DecompositionVerdict, determine_asil, judge_decomposition, parse_asil, rank,
+    usable_asil_value,
+)
 from .workspace import Workspace
 
 
@@ -145,9 +148,7 @@ def row_asil(row: HaraRow) -> str | None:
 def usable_asil(item: Item) -> AsilValue | None:
     """The stated ASIL when it is a possible one (not ``D(B)``, whose level exceeds its original)."""
     attr = item.attribute("asil")
-    if attr is None or asil_problem(attr.value) is not None:
-        return None
-    return parse_asil(attr.value)
+    return None if attr is None else usable_asil_value(attr.value)
 
 
 def inherited_asil(ws: Workspace, item: Item) -> AsilValue | None:

@@ -25,13 +25,12 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import chain
 from typing import NamedTuple, TypeVar
 
 from ..model.document import Document, HaraRow, Item, Link
 from ..model.ranges import Span, new_tuple
-from .asil import AsilValue, asil_problem, parse_asil
+from .asil import AsilValue, parse_asil, usable_asil_value
 from .facts import row_asil, row_goal_ids
 from .workspace import Workspace
 
@@ -442,12 +441,6 @@ def _first_definition(ws: Workspace, item_id: str, was: Item | None, now: dict[s
     return best
 
 
-@lru_cache(maxsize=1024)
-def _usable_asil(text: str) -> AsilValue | None:
-    """The ASIL ``text`` states, if usable (``AsilValue`` is immutable, so one object serves every item)."""
-    return None if asil_problem(text) is not None else parse_asil(text)
-
-
 def _part(ws: Workspace, doc: Document) -> _Part:
     targets: dict[str, dict[str, list[LinkSite]]] = {}
     goal_sourced: dict[str, set[str]] = {}
@@ -486,8 +479,8 @@ def _part(ws: Workspace, doc: Document) -> _Part:
                     edges.append((item.id, target))
                     if target != item.id and target not in parents:
                         parents.append(target)
-        # As facts.usable_asil, from the first ASIL attribute found above (a workspace has few distinct values).
-        value = None if asil_attr is None else _usable_asil(asil_attr.value)
+        # As facts.usable_asil, from the first ASIL attribute found above.
+        value = None if asil_attr is None else usable_asil_value(asil_attr.value)
         if value is not None:
             asil[id(item)] = value
         if asil_attr is None:
