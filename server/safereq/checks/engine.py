@@ -125,11 +125,7 @@ class Checker:
         keys = list(map(id, doc.items))
         hits = list(map(old_items.get, keys))
         for k in [k for k, hit in enumerate(hits) if hit is None]:
-            item = doc.items[k]
-            if (was := moved.get(keys[k])) and (old_hit := old_items.get(id(was[0]))) and old_hit[0] is was[0]:
-                hits[k] = (item, [_moved(f, was[1]) for f in old_hit[1]])
-            else:
-                hits[k] = (item, self._check_item(ctx, item))
+            hits[k] = self._item_result(ctx, doc.items[k], moved.get(keys[k]), old_items)
         return dict(zip(keys, hits)), [f for hit in hits if hit[1] for f in hit[1]]
 
     def _local_changes(
@@ -141,17 +137,24 @@ class Checker:
         removed = {id(item): per_item.pop(id(item)) for item in diff.removed}
         added: list[Finding] = []
         for item in diff.added:
-            was = diff.moved.get(id(item))
-            old_hit = removed.get(id(was[0])) if was else None
-            if old_hit is not None and old_hit[0] is was[0]:
-                hit = (item, [_moved(f, was[1]) for f in old_hit[1]])
-            else:
-                hit = (item, self._check_item(ctx, item))
-            per_item[id(item)] = hit
+            hit = per_item[id(item)] = self._item_result(ctx, item, diff.moved.get(id(item)), removed)
             added.extend(hit[1])
         gone = {id(f) for _item, findings in removed.values() for f in findings}
         kept = [f for f in found if id(f) not in gone] if gone else found
         return per_item, kept + added if added else kept
+
+    def _item_result(
+        self, ctx: CheckContext, item: Item, was: tuple[Item, int] | None,
+        old: dict[int, tuple[Item, list[Finding]]],
+    ) -> tuple[Item, list[Finding]]:
+        """(item, its findings): when the parse only moved the item (``was``: the old item and the lines it
+        moved), the old item's findings from ``old`` moved with it; otherwise a fresh check."""
+        if was is not None:
+            old_item, lines = was
+            old_hit = old.get(id(old_item))
+            if old_hit is not None and old_hit[0] is old_item:
+                return item, [_moved(f, lines) for f in old_hit[1]]
+        return item, self._check_item(ctx, item)
 
     def _check_item(self, ctx: CheckContext, item: Item) -> list[Finding]:
         """Every item-scope finding of one item: the functions that can report on it (plan.py) in one pass
