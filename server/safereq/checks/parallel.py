@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -75,12 +75,12 @@ def parse_and_check(
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    scorer = _start_scorer(context) if "trace/dangling-link" in checker.severities else None
+    scorer = _fork(context, _score, duplex=True) if "trace/dangling-link" in checker.severities else None
     workers: list[tuple[Any, Connection]] = []
     for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
         for source in batch:
             ws.update(source.path, source.text)
-        worker = _start(context, checker, ws, sorted({source.path for source in batch}))
+        worker = _fork(context, _work, checker, ws, sorted({source.path for source in batch}))
         if worker is not None:
             workers.append(worker)
     if scorer is not None:
@@ -112,18 +112,20 @@ def _batches(sources: Sequence[Source], count: int) -> list[list[Source]]:
     return batches
 
 
-def _start(context: Any, checker: Checker, ws: Workspace, paths: list[str]) -> tuple[Any, Connection] | None:
-    receive, send = context.Pipe(duplex=False)
-    proc = context.Process(target=_work, args=(checker, ws, paths, send), daemon=True)
+def _fork(context: Any, target: Callable[..., None], *args: Any, duplex: bool = False) -> tuple[Any, Connection] | None:
+    """Start ``target(*args, conn)`` in a forked process; (the process, this end of the pipe to it), or None
+    when no process can be started (no more processes or memory: this process then does that work)."""
+    mine, theirs = context.Pipe(duplex=duplex)
+    proc = context.Process(target=target, args=(*args, theirs), daemon=True)
     try:
         proc.start()
-    except OSError as exc:  # no more processes or memory: ``check`` checks these documents here
-        _log.warning("could not start a check worker (%s); checking here instead", exc)
-        receive.close()
-        send.close()
+    except OSError as exc:
+        _log.warning("could not start a worker (%s); doing its work here instead", exc)
+        mine.close()
+        theirs.close()
         return None
-    send.close()
-    return proc, receive
+    theirs.close()
+    return proc, mine
 
 
 def _work(checker: Checker, ws: Workspace, paths: list[str], send: Connection) -> None:
@@ -138,19 +140,6 @@ def _work(checker: Checker, ws: Workspace, paths: list[str], send: Connection) -
         send.close()
     except BaseException:  # noqa: BLE001 - the parent reports the failure and redoes the work
         os._exit(70)
-
-
-def _start_scorer(context: Any) -> tuple[Any, Connection] | None:
-    mine, theirs = context.Pipe(duplex=True)
-    proc = context.Process(target=_score, args=(theirs,), daemon=True)
-    try:
-        proc.start()
-    except OSError:
-        mine.close()
-        theirs.close()
-        return None
-    theirs.close()
-    return proc, mine
 
 
 def _score(conn: Connection) -> None:
