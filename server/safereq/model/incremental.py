@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from .clauses import ClauseRef
@@ -106,8 +107,8 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     if same_front:
         assert old is not None
         old_items, old_ranges = old.items, old.ranges
-        kept = bisect_left(old_ranges, head, key=_end)  # items closed by a section before the edit
-        later = bisect_left(old_ranges, n_old - tail, key=_first)  # items that start after it
+        kept = bisect_left(old_ranges, head, key=itemgetter(1))  # items closed by a section before the edit
+        later = bisect_left(old_ranges, n_old - tail, key=itemgetter(0))  # items that start after it
     else:
         old_items, old_ranges, kept, later = [], [], 0, 0
     lo = old_ranges[kept - 1][1] if kept else 0
@@ -184,11 +185,3 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         problems=problems, language=default_language, line_count=line_count,
         sections=cache,
     )
-
-
-def _first(section_range: tuple[int, int]) -> int:
-    return section_range[0]
-
-
-def _end(section_range: tuple[int, int]) -> int:
-    return section_range[1]
