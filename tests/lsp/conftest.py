@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
@@ -129,3 +130,15 @@ def pos(text: str, needle: str, nth: int = 0, shift: int = 0) -> types.Position:
 @pytest.fixture(scope="module")
 def system_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_fixture("system", tmp_path_factory.mktemp("ws"))
+
+
+@pytest_lsp.fixture(scope="module", config=server_config())
+async def client(lsp_client: LanguageClient, system_dir: Path):
+    """The server on a copy of the ``system`` workspace, initialised and loaded, one per test module.
+
+    A module that needs another start (other settings, documents opened first, a different server)
+    defines its own ``client``.
+    """
+    await start(lsp_client, system_dir)
+    yield
+    await lsp_client.shutdown_session()

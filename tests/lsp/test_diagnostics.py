@@ -6,20 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import change, codes, find, open_file, server_config, start, wait_until
+from .conftest import change, codes, find, open_file, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_lsp.fixture(scope="module", config=server_config())
-async def client(lsp_client: LanguageClient, system_dir: Path):
-    await start(lsp_client, system_dir)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def test_workspace_diagnostics_after_load(client: LanguageClient, system_dir: Path):

@@ -6,20 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import pos, server_config, start
+from .conftest import pos
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_lsp.fixture(scope="module", config=server_config())
-async def client(lsp_client: LanguageClient, system_dir: Path):
-    await start(lsp_client, system_dir)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def hover_at(client: LanguageClient, path: Path, needle: str, nth: int = 0, shift: int = 1):

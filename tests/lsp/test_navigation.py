@@ -5,21 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import find, pos, server_config, start
+from .conftest import find, pos
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_lsp.fixture(scope="module", config=server_config())
-async def client(lsp_client: LanguageClient, system_dir: Path):
-    await start(lsp_client, system_dir)
-    yield
-    await lsp_client.shutdown_session()
 
 
 def doc(path: Path) -> types.TextDocumentIdentifier:

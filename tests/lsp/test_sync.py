@@ -8,20 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import change, codes, copy_fixture, find, open_file, server_config, start, wait_until
+from .conftest import change, codes, copy_fixture, find, open_file, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_lsp.fixture(scope="module", config=server_config())
-async def client(lsp_client: LanguageClient, system_dir: Path):
-    await start(lsp_client, system_dir)
-    yield
-    await lsp_client.shutdown_session()
 
 
 def dangling(client: LanguageClient, uri: str) -> list[str]:
