@@ -61,28 +61,99 @@ LINE_EDITS = (
 )
 
 
-@pytest.mark.parametrize("seed", range(12))
+# A goal without attributes: asil/missing's fix adds its ASIL after the statement's last line.
+LONE_GOAL = (
+    "# More goals\n\n| ID | Hazardous event | S | E | C | ASIL | Safety goal |\n|---|---|---|---|---|---|---|\n"
+    "| HE-50 | Roll away | S3 | E4 | C3 | D | SG-5 |\n\n## SG-5: Fifth goal\nThe car shall not roll away.\n\n"
+    "## FSR-60: Hold\nThe brake shall hold the car.\n\n- Derived from: SG-5\n"
+)
+
+
+@pytest.mark.parametrize("seed", range(24))
 def test_chained_random_edits_find_what_a_fresh_check_finds(seed):
-    """Keystroke after keystroke on one checker: every cache (items, signatures, workspace findings)
-    is reused across the edits, and the findings must stay those of a fresh check."""
+    """Keystroke after keystroke on one checker: every cache (items, workspace findings moved along line
+    changes) is reused across the edits, and the findings must stay those of a fresh check. Some edits
+    come in bursts with no check between them, as when a client sends changes faster than the server
+    checks."""
     rng = random.Random(seed)
     ws, checker = Workspace(), Checker()
-    docs = {"goals.md": GOALS, "reqs.md": REQS, "hara.md": HARA_DOC}
+    docs = {"goals.md": GOALS, "reqs.md": REQS, "hara.md": HARA_DOC, "lone.md": LONE_GOAL}
     for path, text in docs.items():
         ws.update(path, text)
     checker.check(ws)
-    for _ in range(12):
-        path = rng.choice(["reqs.md", "reqs.md", "hara.md"])
+    for _ in range(16):
+        path = rng.choice(["reqs.md", "reqs.md", "hara.md", "lone.md", "goals.md"])
         lines = docs[path].split("\n")
         k = rng.randrange(len(lines))
-        how = rng.randrange(len(LINE_EDITS) + 1)
+        how = rng.randrange(len(LINE_EDITS) + 3)
         if how == len(LINE_EDITS):
             lines.insert(k, "Inserted prose.")
+        elif how == len(LINE_EDITS) + 1:
+            lines.insert(k, "")
+        elif how == len(LINE_EDITS) + 2:
+            del lines[k]
         else:
             lines[k] = LINE_EDITS[how](lines[k])
         docs[path] = "\n".join(lines)
         ws.update(path, docs[path])
+        if rng.random() < 0.3:
+            continue  # more edits before the next check
         assert checker.check(ws) == fresh(docs), (seed, path, k, how)
+    assert checker.check(ws) == fresh(docs)
+
+
+def _counting_workspace_rule(monkeypatch, rule: str) -> list[int]:
+    """Count the runs of a workspace-scope rule."""
+    from safereq.checks import registry
+
+    original = registry.checks()
+    check = original[rule]
+    runs: list[int] = []
+
+    def fn(ctx):
+        runs.append(1)
+        return check.fn(ctx)
+
+    patched = dict(original)
+    patched[rule] = registry.Check(rule, "workspace", fn)
+    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    return runs
+
+
+def test_inserting_a_line_moves_workspace_findings_without_running_the_rules(monkeypatch):
+    runs = _counting_workspace_rule(monkeypatch, "trace/dangling-link")
+    docs = {"goals.md": GOALS, "reqs.md": REQS}
+    ws, checker = Workspace(), Checker()
+    for path, text in docs.items():
+        ws.update(path, text)
+    checker.check(ws)
+    assert runs == [1]
+    docs["reqs.md"] = docs["reqs.md"].replace("torque 5 quickly, TBD.\n", "torque 5 quickly, TBD.\nMore prose.\n\n")
+    ws.update("reqs.md", docs["reqs.md"])
+    found = checker.check(ws)
+    assert runs == [1]
+    assert found == fresh(docs)  # (a fresh checker runs the rule once more)
+    assert any(f.rule == "trace/dangling-link" and f.span.start_line > 30 for f in found)
+    docs["reqs.md"] = docs["reqs.md"].replace("SG-7", "SG-1", 1)  # a link changed: the rules run again
+    ws.update("reqs.md", docs["reqs.md"])
+    found = checker.check(ws)
+    assert runs == [1, 1, 1]
+    assert found == fresh(docs)
+
+
+def test_typing_where_a_workspace_finding_points_runs_the_rules_again(monkeypatch):
+    """asil/missing's fix for a goal without attributes is placed after its statement's last character:
+    typing at the end of that line must move the fix, which only running the rule again can do."""
+    runs = _counting_workspace_rule(monkeypatch, "asil/missing")
+    docs = {"lone.md": LONE_GOAL}
+    ws, checker = Workspace(), Checker()
+    ws.update("lone.md", LONE_GOAL)
+    [before] = [f for f in checker.check(ws) if f.rule == "asil/missing" and f.fixes]
+    docs["lone.md"] = LONE_GOAL.replace("not roll away.", "not roll away on a slope.")
+    ws.update("lone.md", docs["lone.md"])
+    [after] = [f for f in checker.check(ws) if f.rule == "asil/missing" and f.fixes]
+    assert runs == [1, 1] and after.fixes[0].edits[0].span.end_col == before.fixes[0].edits[0].span.end_col + 11
+    assert checker.check(ws) == fresh(docs)
 
 
 def test_goal_change_updates_findings_in_other_documents():

@@ -82,6 +82,7 @@ def test_chained_random_edits_equal_a_fresh_parse(vocab, seed):
         else:
             lines[k] = MUTATIONS[how](lines[k])
         new_text = "\n".join(lines)
+        version = doc.sections.version
         new_doc = parse_document("d.md", new_text, vocab, doc)
         assert full_snapshot(new_doc) == full_snapshot(parse_document("d.md", new_text, vocab)), (seed, k, how)
         # What the parse says it replaced is exactly what changed (the workspace re-indexes only that).
@@ -92,6 +93,13 @@ def test_chained_random_edits_equal_a_fresh_parse(vocab, seed):
         # Items before the edited line that no heading change could reach keep their identity.
         before = [i for i in doc.items if i.end_line < k - 1]
         assert all(a is b for a, b in zip(before, new_doc.items))
+        # The line change maps every old line it did not replace to the same text, and leaves the edit alone.
+        change = new_doc.sections.changes[-1]
+        new_lines = new_text.split("\n")
+        assert change.version == new_doc.sections.version == version + 1
+        assert (change.first <= k + 3 or new_text == text) and all(new_lines[change.maps(x)] == line for x, line in enumerate(text.split("\n"))
+                                          if change.maps(x) is not None)
+        assert len(new_lines) - change.new_end == len(text.split("\n")) - change.old_end
         text, doc = new_text, new_doc
 
 
@@ -103,6 +111,31 @@ def test_moved_items_are_recorded_with_their_distance(vocab):
     later = second.items[3:]
     assert later and all(moved[id(item)][1] == 2 for item in later)
     assert [moved[id(item)][0] for item in later] == first.items[3:]
+
+
+def test_moved_items_keep_their_identity_and_report_where_they_are_now(vocab):
+    first = parse_document("d.md", BASE, vocab)
+    edited = BASE.replace("## FSR-3: Requirement 3\n", "## FSR-3: Requirement 3\nOne.\nTwo.\n")
+    second = parse_document("d.md", edited, vocab, first)
+    assert all(a is b for a, b in zip(first.items[3:], second.items[3:]))
+    fresh = parse_document("d.md", edited, vocab)
+    assert snapshot(second) == snapshot(fresh)
+    assert [[link.span for a in i.attributes for link in a.links] for i in second.items] == [
+        [link.span for a in i.attributes for link in a.links] for i in fresh.items]
+    change = second.sections.changes[-1]
+    assert (change.first, change.old_end, change.new_end) == (13, 13, 15)
+
+
+def test_a_parse_is_made_incremental_from_the_latest_parse_only(vocab):
+    """Moving sections moves them in the previous parse too, so that parse can seed one more parse only;
+    another parse from it starts from scratch and is still right."""
+    first = parse_document("d.md", BASE, vocab)
+    one = BASE.replace("## FSR-3: Requirement 3\n", "## FSR-3: Requirement 3\nOne.\n")
+    two = BASE.replace("## FSR-2: Requirement 2\n", "## FSR-2: Requirement 2\nOne.\nTwo.\n")
+    parse_document("d.md", one, vocab, first)
+    again = parse_document("d.md", two, vocab, first)
+    assert first.sections is None and again.sections.version == 0
+    assert snapshot(again) == snapshot(parse_document("d.md", two, vocab))
 
 
 def test_a_line_is_read_from_its_section_as_written(vocab):

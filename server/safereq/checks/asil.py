@@ -217,9 +217,9 @@ def _mismatch(ctx: CheckContext, path: str, span: Span, what: str, stated: AsilV
 
 # -- missing ASIL -----------------------------------------------------------------------------------------
 # The fix of asil/missing adds a line written like the item's last attribute. For an item with attributes
-# that edit depends only on the item (its own lines) and the value, so it is kept while the item lives on:
-# after an edit elsewhere, the item's document need not be split again to rebuild it.
-_INSERTS: weakref.WeakKeyDictionary[Workspace, dict[int, tuple[Item, str, Edit]]] = weakref.WeakKeyDictionary()
+# that edit depends only on the item (its own lines), the value and where the item is, so it is kept while
+# the item lives on unmoved: (item, ASIL text, edit, the item's line when the edit was made).
+_INSERTS: weakref.WeakKeyDictionary[Workspace, dict[int, tuple[Item, str, Edit, int]]] = weakref.WeakKeyDictionary()
 
 
 @workspace_check("asil/missing")
@@ -239,12 +239,12 @@ def missing(ctx: CheckContext) -> list[Finding]:
         source, related = _inheritance_source(ws, item)
         text = str(value)
         hit = kept.get(id(item))
-        if hit is not None and hit[0] is item and hit[1] == text:
+        if hit is not None and hit[0] is item and hit[1] == text and hit[3] == item.line:
             edit = hit[2]
         else:
             edit = _insert_attribute(ws, item, "ASIL", text)
         if item.attributes:
-            inserts[id(item)] = (item, text, edit)
+            inserts[id(item)] = (item, text, edit, item.line)
         out.append(ctx.finding(
             "asil/missing", item.path, item.id_span,
             f"{item.id} is a {kind} with no ASIL: add 'ASIL: {value}' ({source})",
@@ -285,7 +285,7 @@ def _insert_attribute(ws: Workspace, item: Item, key: str, value: str) -> Edit:
         anchor = item.attributes[-1].span.end_line
         breaks = 1
     else:
-        anchor = item.statement.segments[-1].line if item.statement else item.heading_span.start_line
+        anchor = item.statement.last_line if item.statement else item.line
         # A list item may follow a paragraph directly; a plain line would join the paragraph in Markdown.
         breaks = 1 if item.statement and list_style else 2
     line = doc.line(anchor)
@@ -333,9 +333,10 @@ def _wrong_originals(ctx: CheckContext) -> list[tuple[Item, AsilValue, list[tupl
 
 
 # Findings of asil/lower-than-parent by problem: the trace graph keeps a document's problems (the same tuples)
-# while the document and every ASIL stay the same, and a finding also depends on where its parents are, so
-# it is reused while each parent is still the same item. After an edit, only the edited document's
-# problems and those of children of items that moved are built again.
+# while the document and every ASIL stay the same, and a finding also depends on which its parents are and
+# on where they and the item are, so it is reused while each parent is still the same item and no line of
+# theirs moved. After an edit, only the edited document's problems and those of children of items that
+# were replaced or moved are built again.
 _LOWER: weakref.WeakKeyDictionary[Workspace, dict[int, tuple]] = weakref.WeakKeyDictionary()
 
 
@@ -352,7 +353,8 @@ def lower_than_parent(ctx: CheckContext) -> list[Finding]:
             continue
         hit = kept.get(id(problem))
         if (hit is not None and hit[0] is problem and hit[1] is severity
-                and all(graph.first.get(pid) is parent for pid, parent in hit[2])):
+                and all(graph.first.get(pid) is parent for pid, parent in hit[2])
+                and hit[4] == (problem[1].line, *[parent.line for _pid, parent in hit[2]])):
             now[id(problem)] = hit
             out.append(hit[3])
             continue
@@ -366,7 +368,8 @@ def lower_than_parent(ctx: CheckContext) -> list[Finding]:
             f"requirement inherits its parent's ASIL unless the ASIL is decomposed ({decomposition_clause()})",
             fixes=[_replace(item.path, _asil_span(item), str(top_value), f"Raise the ASIL to {top_value}")],
             related=related)
-        now[id(problem)] = (problem, severity, [(pid, p) for (pid, _pv), (p, _v) in zip(parents, demanding)], finding)
+        now[id(problem)] = (problem, severity, [(pid, p) for (pid, _pv), (p, _v) in zip(parents, demanding)], finding,
+                            (item.line, *[p.line for p, _v in demanding]))
         out.append(finding)
     _LOWER[ws] = now
     return out

@@ -1,12 +1,16 @@
 """Run the checks over a workspace, caching per-item and per-document results between runs.
 
-Items keep their identity across parses while their sections are unchanged (see model.incremental), so the
-findings of an unchanged item are reused; workspace-wide rules (trace graph, ASIL inheritance) run in full
-only when the facts they read changed.
+Items keep their identity across parses while their sections are unchanged, even when an edit above them
+moved them (see model.incremental), so the findings of an unchanged item are reused, moved with it when it
+moved; workspace-wide rules (trace graph, ASIL inheritance) run in full only when the facts they read changed.
 
-Workspace-scope rules may read item IDs, kinds, headings, attributes (values and spans) and HARA rows,
-but not statement text. That contract lets an edit of a statement — the common keystroke — reuse the
-workspace-wide findings: they are recomputed only when some item's or row's *structural signature* changed.
+Workspace-scope rules may read item IDs, kinds, headings, attributes (values and positions) and HARA rows,
+but not statement text. That contract lets an edit of a statement — the common keystroke — and an edit that
+only moves lines — pressing Enter — reuse the workspace-wide findings: they are recomputed only when some
+item's or row's *shape* (what the rules read, positions left out) changed. Otherwise the last findings are
+moved along the documents' line changes (``model.sections.LineChange``); a finding on a line that an edit
+replaced cannot be moved that way, and then the rules run again. For the same reason a workspace-scope
+finding keeps positions out of its message: its related places say where the other end is.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from operator import is_
+from typing import Any, NamedTuple
 
-from ..model.document import Document, Item
-from ..model.ranges import Span
+from ..model.document import Document, HaraRow, Item
+from ..model.ranges import Span, new_tuple
+from ..model.sections import LineChange
 from ..workspace import Workspace
 from .config import Config
 from .findings import Edit, Finding, Fix, Related, Severity
@@ -58,6 +64,61 @@ def _moved(finding: Finding, lines: int) -> Finding:
     return replace(finding, span=finding.span.shifted(lines), fixes=fixes, related=related)
 
 
+def _carried(finding: Finding, moves: dict[str, tuple[LineChange, ...]]) -> Finding | None:
+    """``finding`` with its spans (and those of its fixes and related places) in the documents of ``moves``
+    carried along those documents' line changes: the same object when none moved, None when one lies on a
+    line that a change replaced."""
+
+    def carry(path: str, span: Span) -> Span | None:
+        changes = moves.get(path)
+        if changes is None:
+            return span
+        start, end = span.start_line, span.end_line
+        for change in changes:
+            start, end = change.maps(start), change.maps(end)  # type: ignore[arg-type]
+            if start is None or end is None:
+                return None
+        return span if start == span.start_line and end == span.end_line else new_tuple(
+            Span, (start, span.start_col, end, span.end_col))
+
+    span = carry(finding.path, finding.span)
+    if span is None:
+        return None
+    fixes = []
+    for fx in finding.fixes:
+        edits = []
+        for e in fx.edits:
+            at = carry(e.path, e.span)
+            if at is None:
+                return None
+            edits.append(e if at is e.span else Edit(e.path, at, e.new_text))
+        fixes.append(fx if all(map(is_, edits, fx.edits)) else Fix(fx.title, tuple(edits), fx.safe))
+    related = []
+    for r in finding.related:
+        at = carry(r.path, r.span)
+        if at is None:
+            return None
+        related.append(r if at is r.span else Related(r.path, at, r.message))
+    if span is finding.span and all(map(is_, fixes, finding.fixes)) and all(map(is_, related, finding.related)):
+        return finding
+    return replace(finding, span=span, fixes=tuple(fixes), related=tuple(related))
+
+
+class _Seen(NamedTuple):
+    """A document as the workspace-scope rules last saw it: the parse, its chain of incremental parses and
+    its version in that chain (see ``model.incremental.SectionCache``)."""
+
+    doc: Document
+    lineage: object
+    version: int
+
+
+class _WorkspaceResult(NamedTuple):
+    seen: dict[str, _Seen]
+    found: list[Finding]
+    by_path: dict[str, list[Finding]]
+
+
 class Checker:
     """Checks a workspace under one configuration; keep one per workspace to benefit from the caches."""
 
@@ -79,14 +140,13 @@ class Checker:
         self._item_plan = ItemPlan(item_fns)
         self._document_fns = [(c.rule, c.fn) for c in active if c.scope == "document"]
         self._workspace_fns = [(c.rule, c.fn) for c in active if c.scope == "workspace"]
-        # path -> (document, id(item) -> (item, its findings), all its items' findings)
-        self._item_cache: dict[str, tuple[Document, dict[int, tuple[Item, list[Finding]]], list[Finding]]] = {}
+        # path -> (document, id(item) -> (item, its findings, its line when they were found), all its items'
+        # findings)
+        self._item_cache: dict[str, tuple[Document, dict[int, _ItemHit], list[Finding]]] = {}
         self._doc_cache: dict[str, tuple[Document, list[Finding]]] = {}
-        # path -> (document, id(item) -> (item, signature), the comparable signature)
-        self._signatures: dict[str, tuple[Document, dict[int, tuple[Item, tuple]], tuple]] = {}
         # Rules that raised, with the error: shown by the CLI and logged by the language server.
         self.failures: dict[str, str] = {}
-        self._workspace_result: tuple[dict[str, tuple], list[Finding], dict[str, list[Finding]]] | None = None
+        self._workspace_result: _WorkspaceResult | None = None
         # path -> (local findings, workspace findings of the path, both merged and sorted)
         self._sorted: dict[str, tuple[list[Finding], list[Finding], list[Finding]]] = {}
 
@@ -116,45 +176,44 @@ class Checker:
         return out
 
     def _local_all(
-        self, ctx: CheckContext, doc: Document, old_items: dict[int, tuple[Item, list[Finding]]]
-    ) -> tuple[dict[int, tuple[Item, list[Finding]]], list[Finding]]:
-        """Per-item findings of every item, each unchanged or moved item's taken from ``old_items``."""
-        moved = getattr(doc.sections, "moved", {})
+        self, ctx: CheckContext, doc: Document, old_items: dict[int, _ItemHit]
+    ) -> tuple[dict[int, _ItemHit], list[Finding]]:
+        """Per-item findings of every item, each unchanged item's taken from ``old_items`` (moved with the
+        item when it moved since)."""
         # The old cache keeps its items alive, so an id found in it is the same (unchanged) item. Looking
         # all items up at C speed and visiting only the others keeps a one-item edit of a large document cheap.
-        keys = list(map(id, doc.items))
+        items = doc.items
+        keys = list(map(id, items))
         hits = list(map(old_items.get, keys))
         for k in [k for k, hit in enumerate(hits) if hit is None]:
-            hits[k] = self._item_result(ctx, doc.items[k], moved.get(keys[k]), old_items)
+            item = items[k]
+            hits[k] = (item, self._check_item(ctx, item), item.line)
+        if old_items:
+            for k in [k for k, hit in enumerate(hits) if hit[1]]:
+                item, found, line = hits[k]
+                if item.line != line:
+                    hits[k] = (item, [_moved(f, item.line - line) for f in found], item.line)
         return dict(zip(keys, hits)), [f for hit in hits if hit[1] for f in hit[1]]
 
     def _local_changes(
-        self, ctx: CheckContext, diff: Any, per_item: dict[int, tuple[Item, list[Finding]]], found: list[Finding]
-    ) -> tuple[dict[int, tuple[Item, list[Finding]]], list[Finding]]:
-        """The same after a parse that says which items it replaced (``diff``, see model.incremental):
-        only those are visited, so a keystroke costs the same in a document of 10 or 2,000 items. The
-        findings are in another order than ``_local_all`` gives; ``check`` sorts them."""
-        removed = {id(item): per_item.pop(id(item)) for item in diff.removed}
+        self, ctx: CheckContext, diff: Any, per_item: dict[int, _ItemHit], found: list[Finding]
+    ) -> tuple[dict[int, _ItemHit], list[Finding]]:
+        """The same after a parse that says which items it replaced and which it moved (``diff``, see
+        model.incremental): only those are visited, so a keystroke costs the same in a document of 10 or
+        2,000 items. The findings are in another order than ``_local_all`` gives; ``check`` sorts them."""
+        gone = {id(f) for item in diff.removed for f in per_item.pop(id(item))[1]}
         added: list[Finding] = []
         for item in diff.added:
-            hit = per_item[id(item)] = self._item_result(ctx, item, diff.moved.get(id(item)), removed)
+            hit = per_item[id(item)] = (item, self._check_item(ctx, item), item.line)
             added.extend(hit[1])
-        gone = {id(f) for _item, findings in removed.values() for f in findings}
+        for key, (item, lines) in diff.moved.items():
+            hit = per_item.get(key)
+            if hit is not None and hit[1]:  # an item without findings need not record where it is
+                gone.update(map(id, hit[1]))
+                hit = per_item[key] = (item, [_moved(f, lines) for f in hit[1]], item.line)
+                added.extend(hit[1])
         kept = [f for f in found if id(f) not in gone] if gone else found
         return per_item, kept + added if added else kept
-
-    def _item_result(
-        self, ctx: CheckContext, item: Item, was: tuple[Item, int] | None,
-        old: dict[int, tuple[Item, list[Finding]]],
-    ) -> tuple[Item, list[Finding]]:
-        """(item, its findings): when the parse only moved the item (``was``: the old item and the lines it
-        moved), the old item's findings from ``old`` moved with it; otherwise a fresh check."""
-        if was is not None:
-            old_item, lines = was
-            old_hit = old.get(id(old_item))
-            if old_hit is not None and old_hit[0] is old_item:
-                return item, [_moved(f, lines) for f in old_hit[1]]
-        return item, self._check_item(ctx, item)
 
     def _check_item(self, ctx: CheckContext, item: Item) -> list[Finding]:
         """Every item-scope finding of one item: the functions that can report on it (plan.py) in one pass
@@ -174,53 +233,27 @@ class Checker:
             self.failures[rule] = f"{type(exc).__name__}: {exc}"
             return []
 
-    def _signature(self, doc: Document) -> tuple:
-        """What workspace-scope rules may read of a document; equal signatures give equal findings.
-
-        Kept per parse of the document, so comparing the workspace's signatures after an edit costs a
-        look-up per unchanged document (the same tuple compares equal by identity) and real work only for
-        the document that changed; within it, unchanged items reuse their signature.
-        """
-        cached = self._signatures.get(doc.path)
-        if cached is not None and cached[0] is doc:
-            return cached[2]
-        rows = tuple((tuple(r.cells.items()), r.span) for r in doc.hara_rows)
-        diff = doc.sections
-        if cached is not None and getattr(diff, "base", None) is cached[0].items and cached[2][1] == rows:
-            # The parser says which items it replaced: when each replacement has the signature of the item
-            # it replaced (a statement was edited), the document's signature is the old one, found without
-            # visiting its other items.
-            by_id = cached[1]
-            new_sigs = [_item_signature(item) for item in diff.added]
-            if len(new_sigs) == len(diff.removed) and all(
-                by_id[id(old)][1] == sig for old, sig in zip(diff.removed, new_sigs)
-            ):
-                for old in diff.removed:
-                    del by_id[id(old)]
-                by_id.update((id(item), (item, sig)) for item, sig in zip(diff.added, new_sigs))
-                self._signatures[doc.path] = (doc, by_id, cached[2])
-                return cached[2]
-        old = cached[1] if cached else {}
-        keys = list(map(id, doc.items))
-        hits = list(map(old.get, keys))  # an id found belongs to the same item: the old entry keeps it alive
-        for k in [k for k, hit in enumerate(hits) if hit is None]:
-            item = doc.items[k]
-            hits[k] = (item, _item_signature(item))
-        by_id = dict(zip(keys, hits))
-        comparable = (tuple(sig for _item, sig in hits), rows)
-        self._signatures[doc.path] = (doc, by_id, comparable)
-        return comparable
-
     def _workspace_findings(self, ctx: CheckContext, ws: Workspace) -> dict[str, list[Finding]]:
         """Workspace-scope findings by path (each path's in the order the rules reported them)."""
-        comparable = {path: self._signature(doc) for path, doc in ws.documents.items()}
-        if self._workspace_result is not None and self._workspace_result[0] == comparable:
-            return self._workspace_result[2]
+        last = self._workspace_result
+        if last is not None:
+            moves = _moves(last.seen, ws)
+            if moves is not None and not moves:
+                return last.by_path
+            if moves is not None:
+                carried = [_carried(f, moves) for f in last.found]
+                if None not in carried:
+                    found: list[Finding] = carried  # type: ignore[assignment]
+                    by_path = dict(last.by_path)
+                    for path in {new.path for new, old in zip(found, last.found) if new is not old}:
+                        by_path[path] = [f for f in found if f.path == path]
+                    self._workspace_result = _WorkspaceResult(_seen(ws), found, by_path)
+                    return by_path
         found = [f for rule, fn in self._workspace_fns for f in self._run(rule, fn, ctx)]
-        by_path: dict[str, list[Finding]] = {}
+        by_path = {}
         for f in found:
             by_path.setdefault(f.path, []).append(f)
-        self._workspace_result = (comparable, found, by_path)
+        self._workspace_result = _WorkspaceResult(_seen(ws), found, by_path)
         return by_path
 
     def local_findings(self, ws: Workspace, paths: Iterable[str]) -> dict[str, list[Finding]]:
@@ -241,7 +274,6 @@ class Checker:
         for gone in set(self._doc_cache) - set(ws.documents):
             self._doc_cache.pop(gone, None)
             self._item_cache.pop(gone, None)
-            self._signatures.pop(gone, None)
             self._sorted.pop(gone, None)
         ctx = self._context(ws)
         local = {path: self._local(ctx, ws.documents[path]) for path in sorted(wanted) if path in ws.documents}
@@ -261,6 +293,70 @@ class Checker:
 _NONE: list[Finding] = []
 
 
-def _item_signature(item: Item) -> tuple:
-    """What workspace-scope rules may read of an item (see the module docstring)."""
-    return (item.id, item.kind, item.level, item.heading_span, item.end_line, tuple(item.attributes))
+_ItemHit = tuple[Item, list[Finding], int]  # an item, its findings and its line when they were found
+
+
+def _seen(ws: Workspace) -> dict[str, _Seen]:
+    out = {}
+    for path, doc in ws.documents.items():
+        cache = doc.sections
+        out[path] = _Seen(doc, getattr(cache, "lineage", None), getattr(cache, "version", 0))
+    return out
+
+
+def _moves(seen: dict[str, _Seen], ws: Workspace) -> dict[str, tuple[LineChange, ...]] | None:
+    """The line changes that turned each document the workspace-scope rules saw into the current one, by
+    path (documents that did not change are left out); None when the rules must run again: a document was
+    added or removed, some item or HARA row changed shape, or the changes are not known."""
+    docs = ws.documents
+    if len(seen) != len(docs):
+        return None
+    out: dict[str, tuple[LineChange, ...]] = {}
+    for path, doc in docs.items():
+        was = seen.get(path)
+        if was is None:
+            return None
+        if doc is was.doc:
+            continue
+        cache = doc.sections
+        if cache is None or getattr(cache, "lineage", None) is not was.lineage or cache.version <= was.version:
+            return None
+        changes = tuple(c for c in cache.changes if c.version > was.version)
+        if not changes or changes[0].version != was.version + 1:
+            return None  # older than the changes kept
+        if not _same_shapes(was.doc.items, doc.items, _item_shape) or not _same_shapes(
+                was.doc.hara_rows, doc.hara_rows, _row_shape):
+            return None
+        out[path] = changes
+    return out
+
+
+def _same_shapes(old: list, new: list, shape: Any) -> bool:
+    """Whether two lists of items (or rows) have the same shapes in order; unchanged objects are skipped."""
+    if len(old) != len(new):
+        return False
+    return all(shape(old[k]) == shape(new[k]) for k, same in enumerate(map(is_, old, new)) if not same)
+
+
+def _item_shape(item: Item) -> tuple:
+    """What workspace-scope rules may read of an item (see the module docstring), its positions left out
+    except the lines of its attributes relative to their first and, for an item without attributes, the end
+    of its statement (where asil/missing adds one)."""
+    attributes = tuple(
+        (a.key, a.raw_key, a.value, a.start_col, a.parsed_end_line - a.parsed_line, a.end_col, a.key_col,
+         a.value_col, a.value_end_col,
+         tuple((k.target, k.valid, k.parsed_span[0] - a.parsed_line, k.parsed_span[1], k.parsed_span[3]) for k in a.links))
+        for a in item.attributes
+    )
+    end = None
+    if not attributes and item.statement:
+        last = item.statement.segments[-1]
+        end = (item.statement.last_line - item.line, last.col + len(last.text))
+    return (item.id, item.kind, item.level, item.language, item.parsed_id_span[1], item.parsed_id_span[3],
+            item.parsed_heading_span[3], attributes, end)
+
+
+def _row_shape(row: HaraRow) -> tuple:
+    """What workspace-scope rules may read of a HARA row, its line left out."""
+    cells = tuple((key, c.text, c.parsed_span[1], c.parsed_span[3]) for key, c in row.cells.items())
+    return cells, row.parsed_span[3], row.table_header

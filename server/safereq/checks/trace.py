@@ -213,7 +213,7 @@ def duplicate_id(ctx: CheckContext) -> Iterator[Finding]:
         if first is not item:
             yield ctx.finding(
                 "trace/duplicate-id", item.path, item.id_span,
-                f"{item.id} is already defined in {first.path}:{first.id_span.start_line + 1}; IDs must be "
+                f"{item.id} is already defined in {first.path}; IDs must be "
                 f"unique across the workspace, so links to {item.id} reach only the first definition",
                 related=[Related(first.path, first.id_span, f"first definition of {item.id}")])
     first_row: dict[str, RowInfo] = {}
@@ -223,7 +223,7 @@ def duplicate_id(ctx: CheckContext) -> Iterator[Finding]:
             span = first.row.cells["id"].span
             yield ctx.finding(
                 "trace/duplicate-id", info.path, info.row.cells["id"].span,
-                f"Hazardous event {info.row.id} is already a HARA row in {first.path}:{span.start_line + 1}; "
+                f"Hazardous event {info.row.id} is already a HARA row in {first.path}; "
                 f"give each hazardous event its own ID",
                 related=[Related(first.path, span, f"first definition of {info.row.id}")])
 

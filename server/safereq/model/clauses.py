@@ -8,9 +8,9 @@ agent's citation checks, so that "ISO 26262-9, 5.4.10" and "ISO 26262-9:2018 cla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .ranges import Span
+from .ranges import FIXED, Anchor, Span, new_tuple
 
 _STANDARD = r"""
 (?P<std>
@@ -40,7 +40,13 @@ class ClauseRef:
     year: str | None
     clause: str | None
     raw: str
-    span: Span | None = None
+    parsed_span: Span | None = None  # where it was parsed; ``span`` is where it is now (see ranges.Anchor)
+    anchor: Anchor = field(default=FIXED, compare=False)
+
+    @property
+    def span(self) -> Span | None:
+        s, d = self.parsed_span, self.anchor.shift
+        return s if s is None or not d else new_tuple(Span, (s[0] + d, s[1], s[2] + d, s[3]))
 
     @property
     def key(self) -> str:
@@ -67,17 +73,18 @@ def _normalise_document(m: re.Match[str]) -> str:
     return doc
 
 
-def _from_match(m: re.Match[str], span: Span | None) -> ClauseRef:
+def _from_match(m: re.Match[str], span: Span | None, anchor: Anchor = FIXED) -> ClauseRef:
     clause = m.group("clause") or m.group("bare") or m.group("sect") or m.group("table") or m.group("annex")
-    return ClauseRef(_normalise_document(m), m.group("year"), clause, m.group(0), span)
+    return ClauseRef(_normalise_document(m), m.group("year"), clause, m.group(0), span, anchor)
 
 
-def find_clause_refs(line: str, line_no: int = 0) -> list[ClauseRef]:
-    """Every clause reference in one line of text, with its span on line ``line_no``."""
+def find_clause_refs(line: str, line_no: int = 0, anchor: Anchor = FIXED) -> list[ClauseRef]:
+    """Every clause reference in one line of text, with its span on line ``line_no`` of a section whose
+    anchor is ``anchor``."""
     if "ISO" not in line and "UN" not in line and "IEC" not in line and "SAE" not in line and "MIL" not in line:
         return []
     return [
-        _from_match(m, Span.on_line(line_no, m.start(), m.end()))
+        _from_match(m, Span.on_line(line_no, m.start(), m.end()), anchor)
         for m in CLAUSE_REF_RE.finditer(line)
     ]
 

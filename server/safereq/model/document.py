@@ -1,7 +1,9 @@
 """The parsed form of one requirement document.
 
 Every node that a check, hover or fix can point at keeps its exact source span, so findings land on the
-word, the attribute value or the link they are about.
+word, the attribute value or the link they are about. Nodes store the lines they were parsed at and the
+:class:`~.ranges.Anchor` of their section; the public spans (``span``, ``start_line``, ...) add the lines the
+section has moved since, so an edit above a node moves it without rebuilding it.
 """
 
 from __future__ import annotations
@@ -11,25 +13,34 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .clauses import ClauseRef
-from .ranges import Span, new_tuple
+from .ranges import FIXED, Anchor, Span, new_tuple
+
+
+def _moved(span: Span, anchor: Anchor) -> Span:
+    """``span`` (as parsed) moved by the lines its section moved since."""
+    d = anchor.shift
+    return span if not d else new_tuple(Span, (span[0] + d, span[1], span[2] + d, span[3]))
 
 
 class Segment(NamedTuple):
-    """A run of source text on one line; statements are built from segments so offsets map back exactly."""
+    """A run of source text on one line, as parsed (``line`` before any move: read positions through
+    :class:`Text`); statements are built from segments so offsets map back exactly."""
 
     line: int
     col: int
     text: str
 
-    def shifted(self, lines: int) -> Segment:
-        return new_tuple(Segment, (self.line + lines, self.col, self.text)) if lines else self
-
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """Prose spread over source lines, joined with single spaces; ``span_of`` maps offsets back to the source."""
+    """Prose spread over source lines, joined with single spaces; ``span_of`` maps offsets back to the source.
+
+    ``anchor`` is the section the segments were parsed in (an item's sub-sections move with it, so one
+    anchor serves every segment; see ``build_item``).
+    """
 
     segments: tuple[Segment, ...]
+    anchor: Anchor = field(default=FIXED, compare=False)
 
     @property
     def text(self) -> str:
@@ -41,7 +52,13 @@ class Text:
     @property
     def span(self) -> Span:
         first, last = self.segments[0], self.segments[-1]
-        return Span(first.line, first.col, last.line, last.col + len(last.text))
+        d = self.anchor.shift
+        return Span(first.line + d, first.col, last.line + d, last.col + len(last.text))
+
+    @property
+    def last_line(self) -> int:
+        """The line of the last segment (the text must not be empty)."""
+        return self.segments[-1].line + self.anchor.shift
 
     def __bool__(self) -> bool:
         return bool(self.segments)
@@ -49,18 +66,19 @@ class Text:
     def position_of(self, offset: int, *, end: bool = False) -> tuple[int, int]:
         """Source (line, col) of an offset into ``text``; with ``end`` an offset at a join stays on its line."""
         pos = 0
+        d = self.anchor.shift
         for seg in self.segments:
             seg_end = pos + len(seg.text)
             if offset < seg_end or (offset == seg_end and (end or seg is self.segments[-1])):
-                return seg.line, seg.col + (offset - pos)
+                return seg.line + d, seg.col + (offset - pos)
             if offset == seg_end:
                 # The space that joins two lines exists only in ``text``: a span starting on it starts at
                 # the beginning of the next line.
                 nxt = self.segments[self.segments.index(seg) + 1]
-                return nxt.line, nxt.col
+                return nxt.line + d, nxt.col
             pos = seg_end + 1
         last = self.segments[-1]
-        return last.line, last.col + len(last.text)
+        return last.line + d, last.col + len(last.text)
 
     def span_of(self, start: int, end: int) -> Span:
         """The source span of ``text[start:end]``."""
@@ -68,19 +86,19 @@ class Text:
         el, ec = self.position_of(end, end=True)
         return Span(sl, sc, el, ec)
 
-    def shifted(self, lines: int) -> Text:
-        return Text(tuple(s.shifted(lines) for s in self.segments)) if lines else self
 
 
 class Link(NamedTuple):
     """One entry of a link attribute; ``valid`` is False when the text is not shaped like an item ID."""
 
     target: str
-    span: Span
+    parsed_span: Span
     valid: bool = True
+    anchor: Anchor = FIXED
 
-    def shifted(self, lines: int) -> Link:
-        return new_tuple(Link, (self.target, self.span.shifted(lines), self.valid)) if lines else self
+    @property
+    def span(self) -> Span:
+        return _moved(self.parsed_span, self.anchor)
 
 
 class Attribute(NamedTuple):
@@ -90,20 +108,30 @@ class Attribute(NamedTuple):
     The spans (``span``, ``key_span``, ``value_span``) are made on demand from the line and column fields: a
     workspace holds about a hundred thousand attributes and only findings, hovers and fixes read their spans,
     so storing columns rather than three spans apiece saves time and memory. The key lies on the first line;
-    the value runs from ``value_col`` on the first line to ``value_end_col`` on the last.
+    the value runs from ``value_col`` on the first line to ``value_end_col`` on the last. ``parsed_line``
+    and ``parsed_end_line`` are the lines as parsed; ``start_line`` and ``end_line`` where they are now.
     """
 
     key: str
     raw_key: str
     value: str
-    start_line: int
+    parsed_line: int
     start_col: int
-    end_line: int
+    parsed_end_line: int
     end_col: int
     key_col: int
     value_col: int
     value_end_col: int
     links: tuple[Link, ...] = ()
+    anchor: Anchor = FIXED
+
+    @property
+    def start_line(self) -> int:
+        return self.parsed_line + self.anchor.shift
+
+    @property
+    def end_line(self) -> int:
+        return self.parsed_end_line + self.anchor.shift
 
     @property
     def span(self) -> Span:
@@ -118,20 +146,16 @@ class Attribute(NamedTuple):
     def value_span(self) -> Span:
         return new_tuple(Span, (self.start_line, self.value_col, self.end_line, self.value_end_col))
 
-    def shifted(self, lines: int) -> Attribute:
-        if not lines:
-            return self
-        links = self.links
-        return new_tuple(Attribute, (
-            self.key, self.raw_key, self.value, self.start_line + lines, self.start_col, self.end_line + lines,
-            self.end_col, self.key_col, self.value_col, self.value_end_col,
-            tuple([link.shifted(lines) for link in links]) if links else links,
-        ))
 
 
 class Cell(NamedTuple):
     text: str
-    span: Span
+    parsed_span: Span
+    anchor: Anchor = FIXED
+
+    @property
+    def span(self) -> Span:
+        return _moved(self.parsed_span, self.anchor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,42 +163,68 @@ class HaraRow:
     """One hazardous event of a HARA table: cells keyed by canonical column (id, severity, asil, ...)."""
 
     cells: dict[str, Cell]
-    span: Span
+    parsed_span: Span
     table_header: tuple[str, ...]
+    anchor: Anchor = field(default=FIXED, compare=False)
 
     @property
     def id(self) -> str:
         return self.cells["id"].text
 
-    def shifted(self, lines: int) -> HaraRow:
-        if not lines:
-            return self
-        cells = {k: Cell(c.text, c.span.shifted(lines)) for k, c in self.cells.items()}
-        return HaraRow(cells, self.span.shifted(lines), self.table_header)
+    @property
+    def span(self) -> Span:
+        return _moved(self.parsed_span, self.anchor)
 
 
 @dataclass(slots=True, eq=False)
 class Item:
-    """A heading whose text starts with an ID: a hazardous event, safety goal, requirement, claim or test."""
+    """A heading whose text starts with an ID: a hazardous event, safety goal, requirement, claim or test.
+
+    The ``parsed_*`` fields are positions as parsed, relative to ``anchor`` (the heading's section, which
+    the item's sub-sections move with); ``id_span``, ``heading_span``, ``end_line`` and the others are the
+    positions now.
+    """
 
     id: str
     title: str
     level: int
     kind: str
     path: str
-    id_span: Span
-    title_span: Span
-    heading_span: Span
-    end_line: int
+    parsed_id_span: Span
+    parsed_title_span: Span
+    parsed_heading_span: Span
+    parsed_end_line: int
     statement: Text
     attributes: list[Attribute] = field(default_factory=list)
     clause_refs: list[ClauseRef] = field(default_factory=list)
     language: str = "en"
+    anchor: Anchor = FIXED
+
+    @property
+    def id_span(self) -> Span:
+        return _moved(self.parsed_id_span, self.anchor)
+
+    @property
+    def title_span(self) -> Span:
+        return _moved(self.parsed_title_span, self.anchor)
+
+    @property
+    def heading_span(self) -> Span:
+        return _moved(self.parsed_heading_span, self.anchor)
+
+    @property
+    def line(self) -> int:
+        """The heading's line."""
+        return self.parsed_heading_span[0] + self.anchor.shift
+
+    @property
+    def end_line(self) -> int:
+        return self.parsed_end_line + self.anchor.shift
 
     @property
     def span(self) -> Span:
         """From the heading to the end of the body's last line."""
-        return Span(self.heading_span.start_line, 0, self.end_line, 0)
+        return Span(self.line, 0, self.end_line, 0)
 
     def attribute(self, key: str) -> Attribute | None:
         """The first attribute with canonical ``key``."""
@@ -194,7 +244,12 @@ class Problem:
 
     code: str
     message: str
-    span: Span
+    parsed_span: Span
+    anchor: Anchor = field(default=FIXED, compare=False)
+
+    @property
+    def span(self) -> Span:
+        return _moved(self.parsed_span, self.anchor)
 
 
 @dataclass(slots=True)
@@ -231,8 +286,8 @@ class Document:
         """The innermost item whose span holds ``line``."""
         found = None
         for item in self.items:
-            if item.heading_span.start_line <= line <= item.end_line:
+            if item.line <= line <= item.end_line:
                 found = item
-            elif item.heading_span.start_line > line:
+            elif item.line > line:
                 break
         return found

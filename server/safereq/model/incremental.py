@@ -1,31 +1,35 @@
 """Assemble a :class:`Document` from its sections, re-doing after an edit only what the edit touched.
 
-A keystroke in a 2,000-requirement document must cost well under 10 ms, so nothing here may walk every
-section or item of the document in Python: the re-split (:func:`.sections.resplit_sections`) says how many
+A keystroke in a 2,000-requirement document must cost well under 10 ms, so nothing here may build anything
+per section or item of the document: the re-split (:func:`.sections.resplit_sections`) says how many
 sections at the start (``head``) and at the end (``tail``) of the document the edit left alone, and the
 previous parse's section results and items are spliced around the few sections parsed again.
 
-- Section results before the edit are the old objects; after it, the old objects too when the edit kept
-  the line count, else copies moved down (:meth:`SectionResult.shifted`).
-- Items whose sections and closing heading all lie before the edit are the old objects; items that start
-  after the edit are the old objects when nothing moved, else rebuilt and recorded in ``moved`` so that
-  the checker moves their findings instead of checking them again. Only the items in between are grouped
-  again, and even those are reused when their sections are the same objects as before.
+- Section results before the edit are the old objects. After it, they are the old objects too, moved by
+  the lines the edit added or removed: moving a section adds to its anchor (see :class:`.ranges.Anchor`),
+  which moves everything parsed from it, so inserting a line above 1,000 items rebuilds none of them.
+- Items whose sections are all old objects are the old items (recorded in ``moved`` when they moved).
+  Only the items around the edit are grouped and built again.
 
-Unchanged items keep their identity, which is what the workspace index and the checker's caches key on.
+Unchanged and moved items keep their identity, which is what the workspace index and the checker's caches
+key on. Moving reuses the previous parse's objects, so that parse is outdated afterwards: its cache is
+dropped, and a document must be parsed incrementally from its latest parse only.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
 from .clauses import ClauseRef
 from .document import Document, HaraRow, Item, Problem
 from .parser import SectionResult, build_item, parse_front_matter, parse_section
-from .sections import Layout, Resplit, front_matter_end, has_fences, resplit_sections, split_sections
+from .sections import (
+    Layout, LineChange, Resplit, changed_lines, front_matter_end, has_fences, resplit_sections, split_sections,
+)
 from .vocabulary import Vocabulary
 
 
@@ -40,14 +44,23 @@ class SectionCache:
     results: list[SectionResult]  # one per section of ``layout``
     items: list[Item]  # the document's items
     ranges: list[tuple[int, int]]  # per item, the section indexes [first, end) it was built from
-    # Items rebuilt only because an edit above them moved them: id(new item) → (old item, lines moved).
-    # Lets the checker move the old item's findings instead of checking the item again.
+    # Items that an edit only moved (the same objects): id(item) → (item, lines moved). Lets the checker
+    # move the item's findings instead of checking it again.
     moved: dict[int, tuple[Item, int]] = field(default_factory=dict)
     # What changed since the document whose item list is ``base`` (None: a parse from scratch), so that
     # the workspace re-indexes the changed items without comparing every item.
     base: list[Item] | None = None
     removed: list[Item] = field(default_factory=list)
     added: list[Item] = field(default_factory=list)
+    # The parse's number in its chain of incremental parses (0: a parse from scratch, which starts a new
+    # ``lineage``), and the line changes of the last parses in that chain, oldest first, each tagged with
+    # the version it made: they let the checker move findings found in an earlier version (checks.engine).
+    version: int = 0
+    changes: tuple[LineChange, ...] = ()
+    lineage: object = field(default_factory=object)  # the same object along one chain of parses
+
+
+HISTORY = 32  # line changes kept per document
 
 
 def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document | None = None) -> Document:
@@ -71,36 +84,32 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     n = len(layout.texts)
     old_results = old.results if old is not None else []
     n_old = len(old_results)
+    if previous is not None:
+        previous.sections = None  # its sections are about to move (see the module docstring)
 
-    # Section results: the old ones around the edit, the sections in between parsed again unless their
-    # text was already there (a block of lines moved, or the front matter changed).
-    # (A document may repeat a section's text, e.g. a "Notes" sub-section: the one at the same line first.)
-    known: dict[str, SectionResult] = {}
-    known_at: dict[tuple[int, str], SectionResult] = {}
+    # Section results: the old ones around the edit, the sections in between parsed again unless an old
+    # section of the replaced region has the same text (a block of lines moved, or the front matter
+    # changed): that one is moved there. Each old section is used once; one at the same line first.
+    spare: dict[str, list[SectionResult]] = {}
     if old is not None:
-        around = list(zip(old.layout.lines[head:n_old - tail], old.layout.texts[head:n_old - tail],
-                          old_results[head:n_old - tail]))
-        known = {key: res for _line, key, res in around}
-        known_at = {(line, key): res for line, key, res in around}
-    origin: dict[int, SectionResult] = {}  # id(moved copy) → the old result it was moved from
+        for key, res in zip(old.layout.texts[head:n_old - tail], old_results[head:n_old - tail]):
+            spare.setdefault(key, []).append(res)
+    moved_by: dict[int, int] = {}  # id(old result moved to another line) -> the lines it moved
     middle: list[SectionResult] = []
-    fresh = zip(layout.lines[head:n - tail], layout.texts[head:n - tail])
-    if not known:  # nothing to look up (a first parse, or an edit that only added sections)
-        middle = [parse_section(key, start, vocab) for start, key in fresh]
-    for start, key in fresh if known else ():
-        res = known_at.get((start, key)) or known.get(key)
-        if res is None:
-            res = parse_section(key, start, vocab)
-        elif res.start != start:
-            moved_copy = res.shifted(start)
-            origin[id(moved_copy)] = res
-            res = moved_copy
+    for start, key in zip(layout.lines[head:n - tail], layout.texts[head:n - tail]):
+        pool = spare.get(key)
+        if not pool:
+            middle.append(parse_section(key, start, vocab))
+            continue
+        res = pool.pop(next((k for k, r in enumerate(pool) if r.start == start), 0))
+        if res.start != start:
+            moved_by[id(res)] = start - res.start
+            res.move(start - res.start)
         middle.append(res)
     suffix = old_results[n_old - tail:] if tail else []
-    if line_delta and suffix:
-        copies = [r.shifted(r.start + line_delta) for r in suffix]
-        origin.update(zip(map(id, copies), suffix))
-        suffix = copies
+    if line_delta:
+        for res in suffix:
+            res.anchor.shift += line_delta  # SectionResult.move, inlined: it runs for every later section
     results = old_results[:head] + middle + suffix
 
     # Items: keep those the edit cannot have touched and group the sections in between again.
@@ -127,10 +136,8 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         if item is None:
             item = build_item(path, sections, vocab, front, default_language)
             added.append(item)
-            if origin and all(id(r) in origin for r in sections):
-                before = reusable.get(tuple(id(origin[id(r)]) for r in sections))
-                if before is not None:
-                    moved[id(item)] = (before, sections[0].start - origin[id(sections[0])].start)
+        elif id(sections[0]) in moved_by:
+            moved[id(item)] = (item, moved_by[id(sections[0])])
         items.append(item)
         ranges.append((a, b))
 
@@ -149,18 +156,14 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     if first is not None:
         add(first, hi)
 
+    later_items = old_items[later:]
     later_ranges = old_ranges[later:]
     if index_shift:
         later_ranges = [(a + index_shift, b + index_shift) for a, b in later_ranges]
     ranges += later_ranges
-    if not line_delta:
-        items += old_items[later:]  # the same objects: nothing about them changed
-    else:
-        for item, (a, b) in zip(old_items[later:], later_ranges):
-            rebuilt = build_item(path, results[a:b], vocab, front, default_language)
-            moved[id(rebuilt)] = (item, line_delta)
-            added.append(rebuilt)
-            items.append(rebuilt)
+    items += later_items  # the same objects, moved with their sections
+    if line_delta:
+        moved.update(zip(map(id, later_items), zip(later_items, repeat(line_delta))))
 
     hara: list[HaraRow] = []
     refs: list[ClauseRef] = []
@@ -172,12 +175,21 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         if res.clause_refs:
             refs.extend(res.clause_refs)
     cache = SectionCache(vocab, fm_text, layout, fenced, results, items, ranges, moved)
+    if old is not None and previous is not None:
+        # The resplit found the sections before ``head`` and after ``tail`` equal: the search for the
+        # changed lines starts from there.
+        offsets = old.layout.offsets
+        same_before = same_after = 0
+        if same_front:
+            same_before = offsets[head] if head < n_old else len(previous.text)
+            same_after = len(previous.text) - offsets[n_old - tail] if tail else 0
+        cache.version, cache.lineage = old.version + 1, old.lineage
+        change = changed_lines(previous.text, text, cache.version, same_before, same_after)
+        cache.changes = old.changes[-(HISTORY - 1):] + (change,)
     if same_front:
-        regrouped = set(map(id, items[kept:len(items) - (len(old_items) - later)]))
+        regrouped = set(map(id, items[kept:len(items) - len(later_items)]))
         cache.base, cache.added = old_items, added
         cache.removed = [item for item in old_items[kept:later] if id(item) not in regrouped]
-        if line_delta:
-            cache.removed += old_items[later:]
     # Sections run to the end of the text: counting the last one's lines is cheaper than the text's.
     line_count = layout.lines[-1] + layout.texts[-1].count("\n") + 1
     return Document(

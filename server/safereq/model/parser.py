@@ -16,7 +16,7 @@ from .blocks import is_plain, markdown_it_blocks, split_tables
 from .clauses import ClauseRef, find_clause_refs
 from .document import Attribute, Cell, HaraRow, Item, Link, Problem, Segment, Text
 from .ids import ATX_HEADING_RE, ID_HEADING_START_RE, ITEM_HEADING_START_RE, ITEM_ID_RE, heading_title, kind_prefix
-from .ranges import Span, new_tuple
+from .ranges import Anchor, Span, new_tuple
 from .vocabulary import Vocabulary
 
 _OTHER_SEPARATORS = frozenset("，、;；\t")
@@ -52,42 +52,41 @@ class Heading(NamedTuple):
 
 @dataclass(slots=True)
 class SectionResult:
-    """What one section contributes; spans are absolute for ``start``.
+    """What one section contributes, with positions as parsed (``parsed_start`` is the heading's line then).
+
+    Everything in it shares the section's ``anchor``: moving the section (:meth:`move`) moves all of it
+    at once. ``heading`` and ``statement`` hold lines as parsed; the other parts report positions now.
 
     Tuples rather than lists: most sections have no HARA rows, clause references or problems, and the
     empty tuple is shared.
     """
 
-    start: int
-    end: int
+    parsed_start: int
+    parsed_end: int
     heading: Heading | None
+    anchor: Anchor
     statement: tuple[Segment, ...] = ()
     attributes: tuple[Attribute, ...] = ()
     hara_rows: tuple[HaraRow, ...] = ()
     clause_refs: tuple[ClauseRef, ...] = ()
     problems: tuple[Problem, ...] = ()
 
-    def shifted(self, start: int) -> SectionResult:
-        """The same section moved to line ``start`` (an edit above it added or removed lines)."""
-        d = start - self.start
-        h = self.heading
-        if h is not None:
-            h = new_tuple(Heading, (
-                h.level, h.item_id, h.title, h.id_span.shifted(d) if h.id_span else None,
-                h.title_span.shifted(d) if h.title_span else None, h.span.shifted(d),
-            ))
-        return SectionResult(
-            start, self.end + d, h,
-            tuple([new_tuple(Segment, (line + d, col, text)) for line, col, text in self.statement]),
-            tuple([a.shifted(d) for a in self.attributes]),
-            tuple([r.shifted(d) for r in self.hara_rows]),
-            tuple([ClauseRef(c.document, c.year, c.clause, c.raw, c.span.shifted(d) if c.span else None)
-                   for c in self.clause_refs]),
-            tuple([Problem(p.code, p.message, p.span.shifted(d)) for p in self.problems]),
-        )
+    @property
+    def start(self) -> int:
+        """The section's first line now."""
+        return self.parsed_start + self.anchor.shift
+
+    @property
+    def end(self) -> int:
+        """The line after the section's last, now."""
+        return self.parsed_end + self.anchor.shift
+
+    def move(self, lines: int) -> None:
+        """Move the section, and everything parsed from it, down by ``lines`` lines (up when negative)."""
+        self.anchor.shift += lines
 
 
-def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
+def _parse_heading(line: str, line_no: int, problems: list[Problem], anchor: Anchor) -> Heading:
     """The heading on ``line``; a heading that looks like an item heading but is not one adds a problem."""
     span = new_tuple(Span, (line_no, 0, line_no, len(line.rstrip())))
     m = ITEM_HEADING_START_RE.match(line)
@@ -106,7 +105,7 @@ def _parse_heading(line: str, line_no: int, problems: list[Problem]) -> Heading:
             "format/malformed-id",
             f"'{near.group('id')}' looks like an item ID but IDs are upper-case letters and digits "
             f"(e.g. '{near.group('id').upper()}'); this heading is not read as an item",
-            Span.on_line(line_no, near.start("id"), near.end("id")),
+            Span.on_line(line_no, near.start("id"), near.end("id")), anchor,
         ))
     title = _HEADING_CLOSE_RE.sub("", line[hashes.end():] if hashes else line).strip()
     return Heading(level, None, title, None, None, span)
@@ -148,9 +147,9 @@ def _link_parts(value: str, offset: int) -> tuple[_LinkPart, ...]:
     return tuple(parts)
 
 
-def _links(parts: tuple[_LinkPart, ...], line: int, col: int) -> tuple[Link, ...]:
+def _links(parts: tuple[_LinkPart, ...], line: int, col: int, anchor: Anchor) -> tuple[Link, ...]:
     return tuple([
-        new_tuple(Link, (target, new_tuple(Span, (line, col + start, line, col + end)), valid))
+        new_tuple(Link, (target, new_tuple(Span, (line, col + start, line, col + end)), valid, anchor))
         for target, start, end, valid in parts
     ])
 
@@ -191,12 +190,12 @@ def _read_attribute(text: str, vocab: Vocabulary) -> _Template | bool:
     return _template(text, colon, vocab) if colon > 0 else False
 
 
-def _attribute(template: _Template, line: int, col: int, length: int) -> Attribute:
+def _attribute(template: _Template, line: int, col: int, length: int, anchor: Anchor) -> Attribute:
     """The attribute of ``template`` read from ``length`` characters at column ``col`` of document line ``line``."""
     key, raw_key, value, key_col, value_col, value_end_col, links = template
     return new_tuple(Attribute, (
         key, raw_key, value, line, col, line, col + length, col + key_col, col + value_col, col + value_end_col,
-        _links(links, line, col) if links else (),
+        _links(links, line, col, anchor) if links else (), anchor,
     ))
 
 
@@ -205,10 +204,10 @@ def _extend(attr: Attribute, line: int, col: int, text: str) -> Attribute:
     end = col + len(text)
     links = attr.links
     if links:
-        links += _links(_link_parts(text, 0), line, col)
+        links += _links(_link_parts(text, 0), line, col, attr.anchor)
     return new_tuple(Attribute, (
-        attr.key, attr.raw_key, f"{attr.value} {text}", attr.start_line, attr.start_col, line, end,
-        attr.key_col, attr.value_col, end, links,
+        attr.key, attr.raw_key, f"{attr.value} {text}", attr.parsed_line, attr.start_col, line, end,
+        attr.key_col, attr.value_col, end, links, attr.anchor,
     ))
 
 
@@ -223,7 +222,9 @@ def _read_line(line: str, vocab: Vocabulary) -> _Line:
     return False, 0, content, _read_attribute(content, vocab)
 
 
-def _read_plain(lines: list[str], first: int, vocab: Vocabulary) -> tuple[list[Segment], list[Attribute]]:
+def _read_plain(
+    lines: list[str], first: int, vocab: Vocabulary, anchor: Anchor
+) -> tuple[list[Segment], list[Attribute]]:
     """Statement segments and attributes of a plain body (see :func:`.blocks.is_plain`), ``lines[0]`` being
     document line ``first``: a blank line ends a paragraph, a bullet starts one, and a line that is not an
     attribute continues the attribute before it in the same paragraph.
@@ -259,7 +260,7 @@ def _read_plain(lines: list[str], first: int, vocab: Vocabulary) -> tuple[list[S
         if template is not False:
             if current is not None:
                 attributes.append(current)
-            current = _attribute(template, line_no, col, len(content))
+            current = _attribute(template, line_no, col, len(content), anchor)
         elif current is not None:
             current = _extend(current, line_no, col, content)
         else:
@@ -270,7 +271,7 @@ def _read_plain(lines: list[str], first: int, vocab: Vocabulary) -> tuple[list[S
 
 
 def _read_paragraphs(
-    paragraphs: list[list[tuple[int, int, str]]], vocab: Vocabulary
+    paragraphs: list[list[tuple[int, int, str]]], vocab: Vocabulary, anchor: Anchor
 ) -> tuple[list[Segment], list[Attribute]]:
     """Statement segments and attributes of paragraphs read by markdown-it; the same rules as ``_read_plain``.
 
@@ -287,7 +288,7 @@ def _read_paragraphs(
             if template is not False:
                 if current is not None:
                     attributes.append(current)
-                current = _attribute(template, line_no, col, len(content))
+                current = _attribute(template, line_no, col, len(content), anchor)
             elif current is not None:
                 current = _extend(current, line_no, col, content)
             else:
@@ -297,7 +298,7 @@ def _read_paragraphs(
     return statement, attributes
 
 
-def _cells(line: str, line_no: int) -> list[Cell]:
+def _cells(line: str, line_no: int, anchor: Anchor) -> list[Cell]:
     """Split a table row at unescaped pipes, keeping each cell's span."""
     cells: list[Cell] = []
     start = 0
@@ -313,24 +314,24 @@ def _cells(line: str, line_no: int) -> list[Cell]:
         lead = len(raw) - len(raw.lstrip())
         text = raw.strip()
         start = a + 1 + lead
-        cells.append(Cell(text.replace("\\|", "|"), Span.on_line(line_no, start, start + len(text))))
+        cells.append(Cell(text.replace("\\|", "|"), Span.on_line(line_no, start, start + len(text)), anchor))
     return cells
 
 
-def _hara_rows(lines: list[str], first: int, table: tuple[int, int]) -> list[HaraRow]:
+def _hara_rows(lines: list[str], first: int, table: tuple[int, int], anchor: Anchor) -> list[HaraRow]:
     start, end = table
-    header = [c.text for c in _cells(lines[start - first], start)]
+    header = [c.text for c in _cells(lines[start - first], start, anchor)]
     columns = [HARA_COLUMNS.get(h.strip("*_ ").casefold()) for h in header]
     needed = {"id", "severity", "exposure", "controllability", "asil"}
     if not needed.issubset(set(columns)):
         return []
     rows = []
     for k in range(start + 2, end):
-        cells = _cells(lines[k - first], k)
+        cells = _cells(lines[k - first], k, anchor)
         mapped = {col: cell for col, cell in zip(columns, cells) if col}
         if "id" in mapped and mapped["id"].text:
             line_len = len(lines[k - first].rstrip())
-            rows.append(HaraRow(mapped, Span.on_line(k, 0, line_len), tuple(header)))
+            rows.append(HaraRow(mapped, Span.on_line(k, 0, line_len), tuple(header), anchor))
     return rows
 
 
@@ -340,33 +341,34 @@ def parse_section(text: str, start: int, vocab: Vocabulary) -> SectionResult:
         text = text.replace("\r\n", "\n")
     lines = text.split("\n")
     problems: list[Problem] = []
+    anchor = Anchor()
     heading = None
     body = 0  # the body's first line, in ``lines``
     if lines[0].startswith(("#", " ")) and ATX_HEADING_RE.match(lines[0]):
-        heading = _parse_heading(lines[0], start, problems)
+        heading = _parse_heading(lines[0], start, problems, anchor)
         body = 1
     hara_rows: list[HaraRow] = []
     code_lines: set[int] | frozenset[int] = _NO_CODE
     if is_plain(text, len(lines[0]) + 1 if body else 0):
-        statement, attributes = _read_plain(lines[body:], start + body, vocab)
+        statement, attributes = _read_plain(lines[body:], start + body, vocab, anchor)
     elif (tables := split_tables(lines[body:])) is not None:
         prose, ranges = tables
-        statement, attributes = _read_plain(prose, start + body, vocab)
+        statement, attributes = _read_plain(prose, start + body, vocab, anchor)
         for a, b in ranges:
-            hara_rows.extend(_hara_rows(lines, start, (start + body + a, start + body + b)))
+            hara_rows.extend(_hara_rows(lines, start, (start + body + a, start + body + b), anchor))
     else:
         blocks = markdown_it_blocks(lines[body:], start + body)
-        statement, attributes = _read_paragraphs(blocks.paragraphs, vocab)
+        statement, attributes = _read_paragraphs(blocks.paragraphs, vocab, anchor)
         for table in blocks.tables:
-            hara_rows.extend(_hara_rows(lines, start, table))
+            hara_rows.extend(_hara_rows(lines, start, table, anchor))
         code_lines = blocks.code_lines
     clause_refs: list[ClauseRef] = []
     if "ISO" in text or "UN" in text or "IEC" in text or "SAE" in text or "MIL" in text:
         for k, line in enumerate(lines, start=start):
             if k not in code_lines:
-                clause_refs.extend(find_clause_refs(line, k))
+                clause_refs.extend(find_clause_refs(line, k, anchor))
     return SectionResult(
-        start, start + len(lines), heading, tuple(statement), tuple(attributes), tuple(hara_rows),
+        start, start + len(lines), heading, anchor, tuple(statement), tuple(attributes), tuple(hara_rows),
         tuple(clause_refs), tuple(problems),
     )
 
@@ -407,20 +409,35 @@ def _language(text: str, default: str) -> str:
 def build_item(
     path: str, results: list[SectionResult], vocab: Vocabulary, front: dict[str, Any], default_language: str
 ) -> Item:
-    """One item from its heading section and the sub-sections that belong to its body."""
+    """One item from its heading section and the sub-sections that belong to its body.
+
+    The item's own positions (heading, statement, end) are kept relative to its heading section's anchor.
+    Its sections move together from now on (an edit inside any of them rebuilds the item), but they may
+    have been parsed at different times, so a sub-section's statement lines are first brought into the
+    heading section's frame.
+    """
     first = results[0]
     h = first.heading
     assert h is not None and h.item_id is not None and h.id_span and h.title_span
     prefix = kind_prefix(h.item_id)
     kind = prefix if vocab.kind_of(prefix) else str(front.get("kind", prefix))
+    anchor = first.anchor
     if len(results) == 1:  # the common case: an item without sub-sections
         segments, attributes, clause_refs = first.statement, list(first.attributes), list(first.clause_refs)
+        end = first.parsed_end
     else:
-        segments = tuple([seg for res in results for seg in res.statement])
+        base = anchor.shift
+        moved: list[Segment] = []
+        for res in results:
+            d = res.anchor.shift - base
+            moved.extend([new_tuple(Segment, (line + d, col, text)) for line, col, text in res.statement]
+                         if d else res.statement)
+        segments = tuple(moved)
         attributes = [a for res in results for a in res.attributes]
         clause_refs = [c for res in results for c in res.clause_refs]
-    statement = Text(segments)
+        end = results[-1].end - base
+    statement = Text(segments, anchor)
     return Item(
-        h.item_id, h.title, h.level, kind, path, h.id_span, h.title_span, h.span, results[-1].end - 1, statement,
-        attributes, clause_refs, _language(statement.text or h.title, default_language),
+        h.item_id, h.title, h.level, kind, path, h.id_span, h.title_span, h.span, end - 1, statement,
+        attributes, clause_refs, _language(statement.text or h.title, default_language), anchor,
     )

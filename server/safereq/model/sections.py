@@ -167,6 +167,61 @@ def resplit_sections(old_text: str, old: Layout, text: str, start: int, old_fenc
     return Resplit(layout, k0, n - k1, line_delta, False)
 
 
+class LineChange(NamedTuple):
+    """What an edit did to a document's lines: old lines ``[first, old_end)`` became new lines
+    ``[first, new_end)``; lines before are unchanged and lines from ``old_end`` on moved by
+    ``new_end - old_end``. ``version`` is the version of the document the edit made (see
+    ``incremental.SectionCache``)."""
+
+    version: int
+    first: int
+    old_end: int
+    new_end: int
+
+    def maps(self, line: int) -> int | None:
+        """Where old ``line`` is now; None when the edit replaced it."""
+        if line < self.first:
+            return line
+        if line >= self.old_end:
+            return line + self.new_end - self.old_end
+        return None
+
+
+_BLOCK_CHARS = 4096  # characters compared at once when looking for the first or last difference
+
+
+def changed_lines(old: str, new: str, version: int, same_before: int = 0, same_after: int = 0) -> LineChange:
+    """The lines that changed from ``old`` to ``new`` (see :class:`LineChange`), as tightly as the common
+    prefix and suffix of the two texts allow; the caller may know that the first ``same_before`` and the
+    last ``same_after`` characters are equal. Whole blocks are compared before single characters, so a
+    full scan of a large text costs well under a millisecond."""
+    if old == new:
+        lines = old.count("\n") + 1
+        return LineChange(version, lines, lines, lines)
+    limit = min(len(old), len(new))
+    p = min(same_before, limit)
+    while p + _BLOCK_CHARS <= limit and old[p:p + _BLOCK_CHARS] == new[p:p + _BLOCK_CHARS]:
+        p += _BLOCK_CHARS
+    while p < limit and old[p] == new[p]:
+        p += 1
+    room = limit - p  # the suffix may not overlap the prefix
+    s = min(same_after, room)
+    while s + _BLOCK_CHARS <= room and old[len(old) - s - _BLOCK_CHARS:len(old) - s] == new[len(new) - s - _BLOCK_CHARS:len(new) - s]:
+        s += _BLOCK_CHARS
+    while s < room and old[len(old) - s - 1] == new[len(new) - s - 1]:
+        s += 1
+    first = old.count("\n", 0, p)
+    q_old, q_new = len(old) - s, len(new) - s
+    if (q_old == 0 or old[q_old - 1] == "\n") and (q_new == 0 or new[q_new - 1] == "\n"):
+        # The common suffix starts a line in both texts: its lines are whole and equal.
+        return LineChange(version, first, old.count("\n", 0, q_old), new.count("\n", 0, q_new))
+    # Else the lines after the first line break in the common suffix are.
+    k = old.find("\n", q_old)
+    if k < 0:
+        return LineChange(version, first, old.count("\n") + 1, new.count("\n") + 1)
+    return LineChange(version, first, old.count("\n", 0, k) + 1, new.count("\n", 0, q_new + k - q_old) + 1)
+
+
 def _full(text: str, start: int) -> Resplit:
     """A full split, reusing nothing."""
     return Resplit(split_sections(text, start), 0, 0, 0, has_fences(text))

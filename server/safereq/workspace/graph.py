@@ -530,8 +530,8 @@ def _row_goal_links(row: HaraRow) -> list[Link]:
     for target in row_goal_ids(row):
         offset = cell.text.find(target, pos)
         pos = offset + len(target)
-        start = cell.span.start_col + offset
-        out.append(Link(target, Span.on_line(cell.span.start_line, start, start + len(target))))
+        start = cell.parsed_span.start_col + offset  # in the cell's frame: the link moves with its section
+        out.append(Link(target, Span.on_line(cell.parsed_span.start_line, start, start + len(target)), True, cell.anchor))
     return out
 
 

@@ -123,8 +123,8 @@ class Workspace:
             goal = row.cells.get("safety-goal")
             if goal is not None:
                 for target, start in _ids_in(goal.text):
-                    col = goal.span.start_col + start
-                    link = Link(target, Span(goal.span.start_line, col, goal.span.start_line, col + len(target)))
+                    col, line = goal.parsed_span.start_col + start, goal.parsed_span.start_line
+                    link = Link(target, Span(line, col, line, col + len(target)), True, goal.anchor)
                     self._refs[target].append(Reference(doc.path, link, None, "safety-goal", row.id))
 
     def _unindex_hara(self, doc: Document) -> None:
