@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from safereq.model.sections import resplit_sections, split_sections
+from safereq.model.sections import changed_lines, resplit_sections, split_sections
 
 BASE = "# Title\n\nIntro.\n\n" + "".join(
     f"## FSR-{i}: Title {i}\nThe function shall react within {i} ms.\n- ASIL: B\n\n" for i in range(1, 40)
@@ -87,3 +87,34 @@ def test_a_region_is_split_like_the_whole_text():
     k = 10
     region = split_sections(text, whole.offsets[k], whole.offsets[k + 5], whole.lines[k])
     assert region == (whole.lines[k:k + 5], whole.texts[k:k + 5], whole.offsets[k:k + 5])
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_changed_lines_map_every_line_they_keep_to_the_same_text(seed):
+    rng = random.Random(seed)
+    for _ in range(300):
+        words = ["a", "b", "ab", "", "x y", "## H"]
+        old = "\n".join(rng.choice(words) for _ in range(rng.randrange(9)))
+        new = edits(old, rng) if rng.random() < 0.7 else old[:rng.randrange(len(old) + 1)] + rng.choice(
+            ["\n", "a", "\nb\n"]) + old[rng.randrange(len(old) + 1):]
+        change = changed_lines(old, new, 1)
+        old_lines, new_lines = old.split("\n"), new.split("\n")
+        assert change.first <= min(change.old_end, change.new_end)
+        assert len(old_lines) - change.old_end == len(new_lines) - change.new_end
+        for line, text in enumerate(old_lines):
+            now = change.maps(line)
+            assert (now is None) == (change.first <= line < change.old_end)
+            assert now is None or new_lines[now] == text
+
+
+def test_changed_lines_are_tight_for_typing_and_for_inserting_or_deleting_lines():
+    old = "".join(f"line {i}\n" for i in range(5000))  # longer than a compared block
+    typed = old.replace("line 2500\n", "line 2500 more\n")
+    inserted = old.replace("line 2500\n", "line 2500\nline 2500\n")  # the same text again: still one line
+    deleted = old.replace("line 2500\n", "")
+    assert changed_lines(old, typed, 1)[1:] == (2500, 2501, 2501)
+    assert changed_lines(old, inserted, 1)[1:] == (2501, 2501, 2502)
+    assert changed_lines(old, deleted, 1)[1:] == (2500, 2501, 2500)
+    assert changed_lines(old, old, 1).maps(4999) == 4999
+    # What the caller knows to be equal is taken on trust (the resplit has compared it already).
+    assert changed_lines(old, typed, 1, same_before=len("line 0\n"), same_after=len("line 4999\n"))[1:] == (2500, 2501, 2501)

@@ -42,3 +42,18 @@ def test_hara_safety_goal_column_is_a_reference():
     (ref,) = ws.references("SG-1")
     assert ref.key == "safety-goal" and ref.event_id == "HE-1"
     assert ws.is_defined("HE-1")
+
+
+def test_an_edit_above_moves_items_and_references_without_replacing_them():
+    """Inserting lines moves later items in place: the index keeps the same objects, whose positions and
+    whose references' positions are those of a fresh parse."""
+    ws = Workspace()
+    ws.update("fsr.md", GOALS + FSRS)
+    item, (ref,) = ws.item("FSR-1"), ws.references("SG-2")
+    ws.update("fsr.md", "# Requirements\n\nIntro.\n" + GOALS + FSRS)
+    fresh = Workspace()
+    fresh.update("fsr.md", ws.documents["fsr.md"].text)
+    assert ws.item("FSR-1") is item and ws.references("SG-2")[0] is ref
+    assert item.heading_span == fresh.item("FSR-1").heading_span and item.end_line == fresh.item("FSR-1").end_line
+    assert ref.link.span == fresh.references("SG-2")[0].link.span == (9, 22, 9, 26)
+    assert [a.value_span for a in item.attributes] == [a.value_span for a in fresh.item("FSR-1").attributes]

@@ -8,7 +8,7 @@ agent's citation checks, so that "ISO 26262-9, 5.4.10" and "ISO 26262-9:2018 cla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .ranges import FIXED, Anchor, Span, new_tuple
 
@@ -41,7 +41,7 @@ class ClauseRef:
     clause: str | None
     raw: str
     parsed_span: Span | None = None  # where it was parsed; ``span`` is where it is now (see ranges.Anchor)
-    anchor: Anchor = field(default=FIXED, compare=False)
+    anchor: Anchor = FIXED
 
     @property
     def span(self) -> Span | None:

@@ -40,7 +40,7 @@ class Text:
     """
 
     segments: tuple[Segment, ...]
-    anchor: Anchor = field(default=FIXED, compare=False)
+    anchor: Anchor = FIXED
 
     @property
     def text(self) -> str:
@@ -165,7 +165,7 @@ class HaraRow:
     cells: dict[str, Cell]
     parsed_span: Span
     table_header: tuple[str, ...]
-    anchor: Anchor = field(default=FIXED, compare=False)
+    anchor: Anchor = FIXED
 
     @property
     def id(self) -> str:
@@ -245,7 +245,7 @@ class Problem:
     code: str
     message: str
     parsed_span: Span
-    anchor: Anchor = field(default=FIXED, compare=False)
+    anchor: Anchor = FIXED
 
     @property
     def span(self) -> Span:

@@ -204,7 +204,10 @@ def changed_lines(old: str, new: str, version: int, same_before: int = 0, same_a
         p += _BLOCK_CHARS
     while p < limit and old[p] == new[p]:
         p += 1
-    room = limit - p  # the suffix may not overlap the prefix
+    # The lines before the first difference are equal; the suffix may not overlap them, but it may take
+    # the start of the line with the difference: inserting a copy of a line then changes one line, not two.
+    p = old.rfind("\n", 0, p) + 1
+    room = limit - p
     s = min(same_after, room)
     while s + _BLOCK_CHARS <= room and old[len(old) - s - _BLOCK_CHARS:len(old) - s] == new[len(new) - s - _BLOCK_CHARS:len(new) - s]:
         s += _BLOCK_CHARS
