@@ -68,3 +68,52 @@ async def test_edit_publishes_for_the_edited_document_with_its_version(client: L
     assert diag.range.start == types.Position(2, 3)
     change(client, uri, 9, (2, 0), (4, 0), "")
     await wait_until(client, lambda: "format/malformed-id" not in codes(client, uri))
+
+
+def _expected(system_dir: Path, edited: dict[str, str]) -> dict[str, set[tuple]]:
+    """What a fresh check of the workspace (with ``edited`` texts) finds, as (code, range, related lines)."""
+    from safereq.checks.config import load_config
+    from safereq.checks.engine import Checker
+    from safereq.workspace import Workspace
+
+    ws = Workspace()
+    for path in sorted(system_dir.glob("*.md")):
+        ws.update(str(path), edited.get(path.name, path.read_text(encoding="utf-8")))
+    out: dict[str, set[tuple]] = {}
+    for f in Checker(load_config(system_dir)).check(ws):
+        out.setdefault(Path(f.path).as_uri(), set()).add(
+            (f.rule, f.span.start_line, f.span.start_col, f.span.end_line, f.span.end_col,
+             tuple(r.span.start_line for r in f.related)))
+    return out
+
+
+def _published(client: LanguageClient, uri: str) -> set[tuple]:
+    return {(d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character,
+             tuple(r.location.range.start.line for r in d.related_information or ()))
+            for d in client.diagnostics.get(uri, []) if d.source == "safereq"}
+
+
+@pytest.mark.parametrize("name", ["goals.md", "fsr.md"])
+async def test_inserting_lines_moves_diagnostics_here_and_related_places_elsewhere(
+        client: LanguageClient, system_dir: Path, name: str):
+    """Pressing Enter moves the findings below the cursor, and the places in other documents' findings
+    that point below it, exactly where a fresh check puts them (goals.md: places in fsr.md's findings
+    point into it; fsr.md: its own findings move)."""
+    path = system_dir / name
+    uris = [(system_dir / n).as_uri() for n in ("goals.md", "fsr.md")]
+    uri = open_file(client, path, version=20)
+    text = path.read_text(encoding="utf-8")
+
+    async def published_as_fresh(edited: dict[str, str]) -> dict[str, set[tuple]]:
+        expected = _expected(system_dir, edited)
+        await wait_until(client, lambda: all(_published(client, u) == expected.get(u, set()) for u in uris))
+        return expected
+
+    before = await published_as_fresh({})
+    at = text.index("\n## ") + 1  # the first item heading
+    line = text.count("\n", 0, at)
+    change(client, uri, 21, (line, 0), (line, 0), "Introductory prose.\n\n")
+    after = await published_as_fresh({name: text[:at] + "Introductory prose.\n\n" + text[at:]})
+    assert after != before  # something moved
+    change(client, uri, 22, (line, 0), (line + 2, 0), "")
+    await published_as_fresh({})
