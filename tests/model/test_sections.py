@@ -117,4 +117,5 @@ def test_changed_lines_are_tight_for_typing_and_for_inserting_or_deleting_lines(
     assert changed_lines(old, deleted, 1)[1:] == (2500, 2501, 2500)
     assert changed_lines(old, old, 1).maps(4999) == 4999
     # What the caller knows to be equal is taken on trust (the resplit has compared it already).
-    assert changed_lines(old, typed, 1, same_before=len("line 0\n"), same_after=len("line 4999\n"))[1:] == (2500, 2501, 2501)
+    assert changed_lines(old, typed, 1, same_before=len("line 0\n"), same_after=len("line 4999\n"),
+                         line_before=1)[1:] == (2500, 2501, 2501)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from operator import is_
+from itertools import compress
+from operator import is_, is_not
 from typing import Any, NamedTuple
 
 from ..model.document import Document, HaraRow, Item
@@ -68,40 +69,44 @@ def _carried(finding: Finding, moves: dict[str, tuple[LineChange, ...]]) -> Find
     """``finding`` with its spans (and those of its fixes and related places) in the documents of ``moves``
     carried along those documents' line changes: the same object when none moved, None when one lies on a
     line that a change replaced."""
-
-    def carry(path: str, span: Span) -> Span | None:
-        changes = moves.get(path)
-        if changes is None:
-            return span
-        start, end = span.start_line, span.end_line
-        for change in changes:
-            start, end = change.maps(start), change.maps(end)  # type: ignore[arg-type]
-            if start is None or end is None:
-                return None
-        return span if start == span.start_line and end == span.end_line else new_tuple(
-            Span, (start, span.start_col, end, span.end_col))
-
-    span = carry(finding.path, finding.span)
+    span = _carry(finding.span, moves.get(finding.path))
     if span is None:
         return None
     fixes = []
     for fx in finding.fixes:
         edits = []
         for e in fx.edits:
-            at = carry(e.path, e.span)
+            at = _carry(e.span, moves.get(e.path))
             if at is None:
                 return None
             edits.append(e if at is e.span else Edit(e.path, at, e.new_text))
         fixes.append(fx if all(map(is_, edits, fx.edits)) else Fix(fx.title, tuple(edits), fx.safe))
     related = []
     for r in finding.related:
-        at = carry(r.path, r.span)
+        at = _carry(r.span, moves.get(r.path))
         if at is None:
             return None
         related.append(r if at is r.span else Related(r.path, at, r.message))
     if span is finding.span and all(map(is_, fixes, finding.fixes)) and all(map(is_, related, finding.related)):
         return finding
     return replace(finding, span=span, fixes=tuple(fixes), related=tuple(related))
+
+
+def _carry(span: Span, changes: tuple[LineChange, ...] | None) -> Span | None:
+    """``span`` carried along ``changes`` (the same object when it did not move), None when it touches a
+    replaced line."""
+    if changes is None:
+        return span
+    start, end = span[0], span[2]
+    for change in changes:
+        if end < change.first:
+            continue  # above the change: it stays (the common case for a keystroke below)
+        start, end = change.maps(start), change.maps(end)  # type: ignore[arg-type]
+        if start is None or end is None:
+            return None
+    if start == span[0] and end == span[2]:
+        return span
+    return new_tuple(Span, (start, span[1], end, span[3]))
 
 
 class _Seen(NamedTuple):
@@ -335,7 +340,7 @@ def _same_shapes(old: list, new: list, shape: Any) -> bool:
     """Whether two lists of items (or rows) have the same shapes in order; unchanged objects are skipped."""
     if len(old) != len(new):
         return False
-    return all(shape(old[k]) == shape(new[k]) for k, same in enumerate(map(is_, old, new)) if not same)
+    return all(shape(old[k]) == shape(new[k]) for k in compress(range(len(old)), map(is_not, old, new)))
 
 
 def _item_shape(item: Item) -> tuple:

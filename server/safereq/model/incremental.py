@@ -179,12 +179,13 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
         # The resplit found the sections before ``head`` and after ``tail`` equal: the search for the
         # changed lines starts from there.
         offsets = old.layout.offsets
-        same_before = same_after = 0
+        same_before = same_after = line_before = 0
         if same_front:
-            same_before = offsets[head] if head < n_old else len(previous.text)
+            if head < n_old:
+                same_before, line_before = offsets[head], old.layout.lines[head]
             same_after = len(previous.text) - offsets[n_old - tail] if tail else 0
         cache.version, cache.lineage = old.version + 1, old.lineage
-        change = changed_lines(previous.text, text, cache.version, same_before, same_after)
+        change = changed_lines(previous.text, text, cache.version, same_before, same_after, line_before)
         cache.changes = old.changes[-(HISTORY - 1):] + (change,)
     if same_front:
         regrouped = set(map(id, items[kept:len(items) - len(later_items)]))
