@@ -16,7 +16,7 @@ finding keeps positions out of its message: its related places say where the oth
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import is_, is_not
@@ -54,36 +54,38 @@ class CheckContext:
 
 
 def _moved(finding: Finding, lines: int) -> Finding:
-    """An item-scope finding of an item that moved down by ``lines`` (its edits and related places too)."""
-    fixes = tuple(
-        Fix(fx.title, tuple(Edit(e.path, e.span.shifted(lines), e.new_text) for e in fx.edits), fx.safe)
-        for fx in finding.fixes
-    )
-    related = tuple(
-        Related(r.path, r.span.shifted(lines) if r.path == finding.path else r.span, r.message) for r in finding.related
-    )
-    return replace(finding, span=finding.span.shifted(lines), fixes=fixes, related=related)
+    """An item-scope finding of an item that moved down by ``lines`` (its edits and related places in the
+    same document too)."""
+    moved = _remap(finding, lambda path, span: span.shifted(lines) if path == finding.path else span)
+    assert moved is not None
+    return moved
 
 
 def _carried(finding: Finding, moves: dict[str, tuple[LineChange, ...]]) -> Finding | None:
-    """``finding`` with its spans (and those of its fixes and related places) in the documents of ``moves``
-    carried along those documents' line changes: the same object when none moved, None when one lies on a
-    line that a change replaced."""
-    span = _carry(finding.span, moves.get(finding.path))
+    """``finding`` with its spans in the documents of ``moves`` carried along those documents' line changes
+    (see ``_carry``); None when one lies on a line that a change replaced."""
+    return _remap(finding, lambda path, span: _carry(span, moves.get(path)))
+
+
+def _remap(finding: Finding, where: Callable[[str, Span], Span | None]) -> Finding | None:
+    """``finding`` with each of its spans (its own, its fixes' edits', its related places') replaced by
+    ``where(path, span)``: the same object when every span stays the same object, None when ``where``
+    returns None for one."""
+    span = where(finding.path, finding.span)
     if span is None:
         return None
     fixes = []
     for fx in finding.fixes:
         edits = []
         for e in fx.edits:
-            at = _carry(e.span, moves.get(e.path))
+            at = where(e.path, e.span)
             if at is None:
                 return None
             edits.append(e if at is e.span else Edit(e.path, at, e.new_text))
         fixes.append(fx if all(map(is_, edits, fx.edits)) else Fix(fx.title, tuple(edits), fx.safe))
     related = []
     for r in finding.related:
-        at = _carry(r.span, moves.get(r.path))
+        at = where(r.path, r.span)
         if at is None:
             return None
         related.append(r if at is r.span else Related(r.path, at, r.message))
