@@ -112,6 +112,15 @@ def test_statements_that_fit_a_pattern_raise_nothing(statement, zh):
     assert run(req(statement, zh), rules=ON) == []
 
 
+def test_the_projects_extra_not_modal_words_count_for_ears_as_for_the_modal_rules():
+    doc = req("The ECU will enter the safe state if a fault is detected.")
+    assert len(run(doc, rules=ON)) == 1  # 'if …' follows the response 'will'
+    extra = {"en": {"not-modal": ["will enter"]}}
+    assert run(doc, rules=ON, words=extra) == []  # no modal verb: modal/missing reports it
+    cls = classify_ears("The ECU will enter the safe state if a fault is detected.", "en", ("will enter",))
+    assert cls.pattern == "none" and "no modal verb" in cls.reason
+
+
 def test_a_statement_without_a_modal_verb_has_no_pattern():
     cls = classify_ears("When the driver brakes, the ECU stops.", "en")
     assert cls.pattern == "none" and "no modal verb" in cls.reason

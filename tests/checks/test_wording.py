@@ -135,6 +135,14 @@ def test_universal_quantifier_is_off_by_default_and_skips_periods():
     assert words(doc, run(doc, "wording/universal-quantifier", rules=on)) == ["all"]
 
 
+def test_the_pronoun_rule_reads_modal_verbs_with_the_projects_extra_not_modal_words():
+    """A pronoun is flagged as the subject of a modal verb; a phrase the project says is not a modal verb
+    ("will trip" here) makes it no subject, for this rule as for the modal rules."""
+    doc = req("The relay shall open when it will trip.")
+    assert words(doc, run(doc, "wording/pronoun")) == ["it"]
+    assert run(doc, "wording/pronoun", words={"en": {"not-modal": ["will trip"]}}) == []
+
+
 def test_users_extend_word_lists_per_language():
     doc = req("The HMI shall respond in a snappy way.")
     assert run(doc, "wording/vague-term") == []

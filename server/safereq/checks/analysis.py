@@ -33,18 +33,18 @@ class Statement:
     """A requirement statement as the text checks read it (treat as read-only: it is shared by every item
     with the same statement text).
 
-    ``verbs`` are found with the project's extra not-modal words (what the modal rules report);
-    ``plain_verbs`` without them, as the pronoun and EARS rules have always read them.
+    ``verbs`` are found with the project's extra not-modal words (``extra``), so that every rule reads the
+    same verbs: a phrase the project says is not a modal verb is one for no rule.
     ``topics``: the name of each word list with entries; ``modal:<role>`` for each role among ``verbs``;
     ``modal:multiple`` (two binding verbs or more); ``modal:none`` (no verb but permissions states the
-    requirement); ``modal:main`` (``plain_verbs`` have a main verb, so EARS can classify); ``number`` (a digit).
+    requirement); ``modal:main`` (``verbs`` have a main verb, so EARS can classify); ``number`` (a digit).
     """
 
     text: str
     language: str
     lexicon: Lexicon
     verbs: tuple[ModalVerb, ...]
-    plain_verbs: tuple[ModalVerb, ...]
+    extra: tuple[str, ...]  # the project's extra not-modal words of the language
     entries: dict[str, list[tuple[int, int]]]  # word-list name -> entries (lists without entries absent)
     roles: frozenset[str]  # the roles of ``verbs``
     binding: tuple[ModalVerb, ...]  # the binding ones among ``verbs`` ("shall", 应)
@@ -82,7 +82,6 @@ def _analyse(ctx: CheckContext, item: Item) -> Statement | None:
 def _of_text(text: str, language: str, extra: tuple[str, ...], lex: Lexicon) -> Statement:
     """The analysis of a statement text, cached per text: workspaces repeat statements."""
     verbs = modal_verbs(text, language, extra)
-    plain = modal_verbs(text, language) if extra else verbs
     entries = lex.entries(text)
     roles = frozenset([v.role for v in verbs])
     binding = tuple([v for v in verbs if v.role == "binding"])
@@ -91,8 +90,8 @@ def _of_text(text: str, language: str, extra: tuple[str, ...], lex: Lexicon) -> 
         topics.append("modal:multiple")
     if roles <= _PERMISSION:
         topics.append("modal:none")
-    if main_verb(plain) is not None:
+    if main_verb(verbs) is not None:
         topics.append("modal:main")
     if _DIGIT.search(text):
         topics.append("number")
-    return Statement(text, language, lex, verbs, plain, entries, roles, binding, frozenset(topics))
+    return Statement(text, language, lex, verbs, extra, entries, roles, binding, frozenset(topics))

@@ -248,13 +248,14 @@ def _trim_end(text: str, start: int, end: int) -> int:
 
 
 @lru_cache(maxsize=8192)
-def classify_ears(text: str, language: str) -> EarsClass:
-    """The EARS pattern of a requirement statement (``language`` "en" or "zh") with its clauses' offsets.
+def classify_ears(text: str, language: str, extra_not_modal: tuple[str, ...] = ()) -> EarsClass:
+    """The EARS pattern of a requirement statement (``language`` "en" or "zh") with its clauses' offsets;
+    ``extra_not_modal`` are the project's extra not-modal words.
 
     The sentence holding the main modal verb is classified; a statement without a modal verb has pattern
     "none" and the reason "it has no modal verb".
     """
-    verb = main_verb(modal_verbs(text, language))
+    verb = main_verb(modal_verbs(text, language, extra_not_modal))
     if verb is None:
         return EarsClass("none", reason="it has no modal verb")
     s_start, s_end = sentence_at(text, verb.start)
@@ -266,9 +267,9 @@ def classify_ears(text: str, language: str) -> EarsClass:
 @item_check("ears/no-pattern", topics={"modal:main"})
 def no_pattern(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
-    if a is None or main_verb(a.plain_verbs) is None:
+    if a is None or main_verb(a.verbs) is None:
         return ()  # modal/missing reports it; without a modal verb no pattern can be told
-    cls = classify_ears(a.text, item.language)
+    cls = classify_ears(a.text, item.language, a.extra)
     if cls.pattern != "none":
         return ()
     start, end = cls.reason_span or (0, len(a.text))

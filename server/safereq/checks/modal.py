@@ -73,7 +73,7 @@ def multiple(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     first, rest = binding[0], binding[1:]
     span = source_span(item.statement, rest[0].start, rest[0].end)
     fixes = []
-    split = split_edit(text, item.language, verbs)
+    split = split_edit(text, item.language, verbs, a.extra)
     if split is not None:
         start, end, new_text = split
         fixes.append(Fix("Split into two sentences", (Edit(item.path, source_span(item.statement, start, end), new_text),),

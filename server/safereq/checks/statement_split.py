@@ -28,8 +28,11 @@ _ZH_SAME_SUBJECT = re.compile(r"(?:[，,]\s*)?(?:并且|并|且|同时|而且)?\
 _ZH_SUBJECT = re.compile(r"[，,；;]\s*([^，,；;。\s]{1,16})\s*$")
 
 
-def split_edit(text: str, language: str, verbs: tuple[ModalVerb, ...]) -> tuple[int, int, str] | None:
-    """(start, end, new_text) replacing ``text[start:end]`` to split the statement in two, or None."""
+def split_edit(
+    text: str, language: str, verbs: tuple[ModalVerb, ...], extra_not_modal: tuple[str, ...] = ()
+) -> tuple[int, int, str] | None:
+    """(start, end, new_text) replacing ``text[start:end]`` to split the statement in two, or None;
+    ``verbs`` were found with the project's extra not-modal words ``extra_not_modal``."""
     binding = [v for v in verbs if v.role == "binding"]
     if len(binding) != 2:
         return None
@@ -37,7 +40,7 @@ def split_edit(text: str, language: str, verbs: tuple[ModalVerb, ...]) -> tuple[
     s_start, s_end = sentence_at(text, first.start)
     if second.start >= s_end:
         return None  # already two sentences
-    cls = classify_ears(text, language)
+    cls = classify_ears(text, language, extra_not_modal)
     subject = cls.subject_start if cls.subject_start is not None else s_start
     lead = text[s_start:subject]  # the opening clauses, repeated in front of the second sentence
     between = text[first.end:second.start]

@@ -167,7 +167,7 @@ def _pronouns(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     text = a.text
     found = a.entries["pronouns"]
     starts = {s for s, _ in sentences(text)}
-    verbs = {v.start for v in a.plain_verbs if v.modal}
+    verbs = {v.start for v in a.verbs if v.modal}
     for start, end in found:
         word = text[start:end]
         opens = start in starts
