@@ -222,3 +222,12 @@ def test_settings_resolution_order():
     s = LLMSettings.resolve({"baseUrl": "http://cfg/v1/"}, env=env, model="arg-model")
     assert (s.base_url, s.model, s.api_key) == ("http://cfg/v1", "arg-model", "k1")
     assert LLMSettings.resolve({}, env={"OPENAI_API_KEY": "k2"}).api_key == "k2"
+
+
+def test_the_model_is_told_the_items_ears_pattern(source, view_of):
+    """The planner and the derivation see the statement's EARS shape, as ears/no-pattern reads it."""
+    with ScriptedOpenAIServer(scripted()) as server:
+        Assistant(source, settings(server)).run(AgentRequest("derive", view_of("FSR-1")))
+    seen = {schema_name(r): user_text(r) for r in server.requests}
+    assert "\nEARS: ubiquitous\n" in seen["plan_retrieval"]
+    assert "\nEARS: ubiquitous\n" in seen["derive_requirements"]

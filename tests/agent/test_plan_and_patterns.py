@@ -9,7 +9,8 @@ from pydantic import ValidationError
 
 from safereq.agent.compose import asils_acceptable, decomposition_for, modal_count, new_ids
 from safereq.agent.patterns import child_kind, fill, rebuttal_patterns, requirement_patterns, select, slots
-from safereq.agent.plan import RetrievalPlan, deterministic_plan, question_type, resolve_references
+from safereq.agent.context import workspace_view
+from safereq.agent.plan import RetrievalPlan, deterministic_plan, question_type, request_text, resolve_references
 
 INDEXED = {"ISO 26262-9", "ISO 26262-4", "ISO 26262-3", "ISO 26262-5", "ISO 21448", "COOKBOOK"}
 
@@ -100,3 +101,18 @@ def test_decomposition_proposals_and_asil_checks():
 def test_item_id_grammar_holds_for_generated_ids():
     for new in new_ids("FSR-PER-012", "TSR", set(), 3):
         assert re.fullmatch(r"[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)*", new)
+
+
+def test_the_item_context_carries_the_statements_ears_pattern_to_the_planner(view_of):
+    ctx = view_of("FSR-1").item
+    assert ctx.ears == "ubiquitous"
+    assert "\nEARS: ubiquitous\n" in request_text("derive", ctx, "")
+    from safereq.workspace import Workspace
+
+    ws = Workspace()
+    ws.update("e.md", "## FSR-9: Stop\nWhen a fault is detected, the ECU will stop the motor.\n\n- ASIL: B\n")
+    item = ws.item("FSR-9")
+    assert workspace_view(ws, item).item.ears == "event-driven; trigger: a fault is detected"
+    # The project's extra not-modal words are read as the checks read them.
+    ears = workspace_view(ws, item, {"en": ("will stop",)}).item.ears
+    assert ears == "no EARS pattern: it has no modal verb"

@@ -66,3 +66,25 @@ def test_a_dead_worker_fails_pending_requests_and_is_restarted():
         assert c.request("ping")[1].result(TIMEOUT)["pid"] != first_pid
     finally:
         c.stop()
+
+
+def test_the_worker_reads_ears_with_the_projects_not_modal_words(monkeypatch):
+    """The language server passes the configuration's extra not-modal words; the worker's requests describe
+    the item's EARS pattern with them, as the checks read it."""
+    from .scripted_openai_server import ScriptedOpenAIServer, schema_name, user_text
+    from .test_llm_path import scripted
+
+    monkeypatch.setenv("SAFEREQ_LLM_API_KEY", "sk-test")
+    doc = "## FSR-9: Stop\nWhen a fault is detected, the ECU will stop the motor.\n\n- ASIL: B\n- Derived from: SG-1\n"
+    with ScriptedOpenAIServer(scripted()) as server:
+        c = AgentClient()
+        try:
+            c.configure("/nonexistent/index", {"baseUrl": server.base_url, "model": "scripted", "timeout": 5},
+                        {"en": ("will stop",)})
+            c.sync({"goals.md": SAFETY_GOALS, "e.md": doc}).result(TIMEOUT)
+            _, done = c.request("run", {"task": "derive", "path": "e.md", "item": "FSR-9"})
+            assert done.result(TIMEOUT)["mode"] == "llm"
+        finally:
+            c.stop()
+    plans = [user_text(r) for r in server.requests if schema_name(r) == "plan_retrieval"]
+    assert plans and "\nEARS: no EARS pattern: it has no modal verb\n" in plans[0]

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import pos
+from .conftest import pos, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -27,6 +27,7 @@ async def test_hover_on_a_link_shows_the_item_its_asil_and_trace(client: Languag
     assert "The vehicle shall brake automatically" in value
     assert "**Children:** **FSR-1** Detect pedestrians in the path; **FSR-2** Confirm a braking request" in value
     assert "**Hazards:** **HZ-1** (hazardous event)" in value
+    assert "**EARS:** ubiquitous" in value
     assert "*Defined in*" in value and "goals.md" in value
     text = (system_dir / "fsr.md").read_text(encoding="utf-8")
     start = pos(text, "SG-1")
@@ -70,3 +71,17 @@ async def test_hover_on_a_clause_reference_uses_the_catalogue(client: LanguageCl
 
 async def test_no_hover_on_plain_prose(client: LanguageClient, system_dir: Path):
     assert await hover_at(client, system_dir / "tests.md", "dummy") is None
+
+
+async def test_hover_names_the_ears_pattern_and_its_conditions(client: LanguageClient, system_dir: Path):
+    """The statement's EARS pattern, as ears/no-pattern reads it, with the trigger or precondition."""
+    path = system_dir / "event.md"
+    path.write_text("## FSR-40: Stop on a fault\n\nWhile the LCA is active, when a fault is detected, the ECU "
+                    "shall stop.\n\n## FSR-41: Upon\n\nUpon a fault, the ECU shall stop.\n", encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Created)]))
+    await wait_until(client, lambda: path.as_uri() in client.diagnostics)
+    value = (await hover_at(client, path, "FSR-40")).contents.value
+    assert "**EARS:** complex; precondition: the LCA is active; trigger: a fault is detected" in value
+    value = (await hover_at(client, path, "FSR-41")).contents.value
+    assert "**EARS:** no EARS pattern: it opens with 'Upon'" in value

@@ -6,11 +6,15 @@ sees one consistent state and can be serialised across the process boundary.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..model.document import Item
 from ..workspace import Workspace
+
+
+NotModal = Mapping[str, "tuple[str, ...] | list[str]"]  # language -> the project's extra not-modal words
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,7 @@ class ItemContext:
     clause_refs: tuple[str, ...] = ()
     parents: tuple[ItemSummary, ...] = ()
     children: tuple[ItemSummary, ...] = ()
+    ears: str = ""  # the statement's EARS pattern and conditions, as ears/no-pattern reads it (describe_ears)
 
     @property
     def safe_state(self) -> str:
@@ -75,8 +80,11 @@ def summarise(ws: Workspace, item: Item) -> ItemSummary:
                        asil.value if asil else "", item.path, tuple(link.target for link in ws.parents(item)))
 
 
-def item_context(ws: Workspace, item: Item) -> ItemContext:
-    """The context of ``item``: its attributes by canonical key, clause references, parents and children."""
+def item_context(ws: Workspace, item: Item, not_modal: NotModal | None = None) -> ItemContext:
+    """The context of ``item``: its attributes by canonical key, clause references, parents, children and
+    its statement's EARS pattern (read with the project's extra not-modal words, ``not_modal``)."""
+    from ..checks.ears import describe_ears
+
     attributes: dict[str, str] = {}
     for attr in item.attributes:
         attributes.setdefault(attr.key, attr.value)
@@ -87,9 +95,16 @@ def item_context(ws: Workspace, item: Item) -> ItemContext:
         id=item.id, kind=item.kind, category=ws.category(item), title=item.title, statement=item.statement.text,
         language=item.language, asil=asil.value if asil else "", path=item.path, attributes=attributes,
         clause_refs=tuple(str(ref) for ref in item.clause_refs), parents=parents, children=children,
+        ears=describe_ears(item.statement.text, item.language, tuple((not_modal or {}).get(item.language, ())))
+        if item.statement else "",
     )
 
 
-def workspace_view(ws: Workspace, item: Item | None) -> WorkspaceView:
-    return WorkspaceView(item_context(ws, item) if item is not None else None,
+def workspace_view(ws: Workspace, item: Item | None, not_modal: NotModal | None = None) -> WorkspaceView:
+    return WorkspaceView(item_context(ws, item, not_modal) if item is not None else None,
                          tuple(summarise(ws, it) for it in ws.items()), frozenset(ws.all_ids()))
+
+
+def not_modal_words(config: Any) -> dict[str, tuple[str, ...]]:
+    """A configuration's extra not-modal words by language (what ``item_context`` takes)."""
+    return {lang: tuple(config.extra_words(lang, "not-modal")) for lang in ("en", "zh")}

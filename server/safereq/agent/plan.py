@@ -236,6 +236,7 @@ def request_text(task: str, ctx: ItemContext | None, question: str) -> str:
     parents = "; ".join(f"{p.id} ({p.title}, ASIL {p.asil or '-'})" for p in ctx.parents) or "none"
     attrs = "; ".join(f"{k}: {v}" for k, v in ctx.attributes.items() if k not in ("derived-from",)) or "none"
     return (f"Task: {task}\nItem: {ctx.id} ({ctx.kind}, {ctx.category}, ASIL {ctx.asil or 'not stated'})\n"
-            f"Title: {ctx.title}\nStatement: {ctx.statement}\nParents: {parents}\nAttributes: {attrs}\n"
+            f"Title: {ctx.title}\nStatement: {ctx.statement}\nEARS: {ctx.ears or '-'}\nParents: {parents}\n"
+            f"Attributes: {attrs}\n"
             f"Cited clauses: {', '.join(ctx.clause_refs) or 'none'}\nQuestion: {question or '-'}\n"
             f"Words to match patterns: {item_words(ctx)[:300]}")

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, task: str) -> int:
 
 
 def _run(args: argparse.Namespace, task: str) -> int:
-    from .context import workspace_view
+    from .context import not_modal_words, workspace_view
 
     if args.max_hops < 0:
         raise UsageError("--max-hops must be 0 or more")
@@ -110,7 +110,7 @@ def _run(args: argparse.Namespace, task: str) -> int:
             raise UsageError("give a question")
     else:
         ws, item, config = load_item(args.target)
-        view = workspace_view(ws, item)
+        view = workspace_view(ws, item, not_modal_words(config))
         question = ""
     os.environ.setdefault("LANCE_LOG", "error")
     from .generate import Cancelled, LLMSettings

@@ -52,6 +52,7 @@ class Worker:
         self.workspace = Workspace()
         self.index_dir: Path | None = None
         self.llm_config: dict[str, Any] = {}
+        self.not_modal: dict[str, tuple[str, ...]] = {}  # the project's extra not-modal words by language
         self._assistants: dict[str, Any] = {}
         self._tokens: dict[Any, Any] = {}
         self._jobs: queue.Queue[tuple[Any, dict[str, Any]] | None] = queue.Queue()
@@ -113,6 +114,9 @@ class Worker:
         self.index_dir = Path(index) if isinstance(index, str) and index else None
         llm = params.get("llm")
         self.llm_config = dict(llm) if isinstance(llm, dict) else {}
+        words = params.get("not_modal")
+        self.not_modal = {str(k): tuple(map(str, v)) for k, v in words.items() if isinstance(v, list)} if isinstance(
+            words, dict) else {}
         self._assistants.clear()
 
     def sync(self, params: dict[str, Any]) -> None:
@@ -188,7 +192,7 @@ class Worker:
                 if not defs:
                     raise LookupError(f"{item_id} is not defined in {path or 'the workspace'}")
                 item = defs[0]
-            view = workspace_view(self.workspace, item)
+            view = workspace_view(self.workspace, item, self.not_modal)
         request = AgentRequest(task, view, str(params.get("question", "") or ""),
                                max_hops=int(params.get("max_hops", 8)),
                                drop_unverified=bool(params.get("drop_unverified", False)))

@@ -264,6 +264,23 @@ def classify_ears(text: str, language: str, extra_not_modal: tuple[str, ...] = (
     return _classify_en(text, s_start, s_end, verb.start)
 
 
+def describe_ears(text: str, language: str, extra_not_modal: tuple[str, ...] = ()) -> str:
+    """One line naming the EARS pattern of a statement and its conditions, for hovers and the agent: e.g.
+    ``event-driven; trigger: the driver brakes`` or ``no EARS pattern: 'Upon' opens the statement ...``."""
+    cls = classify_ears(text, language, extra_not_modal)
+    names = _pattern_names()
+    name = names.get(cls.pattern, cls.pattern)
+    if cls.pattern == "none":
+        return f"{name}: {cls.reason}" if cls.reason else name
+    parts = [name] + [f"{c.role}: {text[c.body_start:c.body_end]}" for c in cls.clauses]
+    return "; ".join(parts)
+
+
+@lru_cache(maxsize=1)
+def _pattern_names() -> dict[str, str]:
+    return {str(k): str(v) for k, v in (load_rules_yaml("en/ears.yaml").get("names") or {}).items()}
+
+
 @item_check("ears/no-pattern", topics={"modal:main"})
 def no_pattern(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)

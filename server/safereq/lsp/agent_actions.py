@@ -128,6 +128,7 @@ def _find(session: Any, key: str, item_id: str) -> Item:
 
 async def run_agent_command(ls: SafereqServer, command: str, args: list[Any]) -> dict[str, Any]:
     """Carry out one agent command for ``[uri, itemId]``: compute in the worker, then apply a versioned edit."""
+    from ..agent.context import not_modal_words
     from .agent_client import WorkerError
     from .status import index_path
 
@@ -141,7 +142,7 @@ async def run_agent_command(ls: SafereqServer, command: str, args: list[Any]) ->
     item = _find(session, key, item_id)
     version, text = session.version(key), session.workspace.documents[key].text
     client = agent(ls)
-    client.configure(str(index_path(session)), _llm_settings(session))
+    client.configure(str(index_path(session)), _llm_settings(session), not_modal_words(session.config))
     await asyncio.wrap_future(client.sync({p: d.text for p, d in session.workspace.documents.items()}))
 
     progress = _Progress(ls, f"{TITLES[task]} for {item_id}")

@@ -137,9 +137,12 @@ class AgentClient:
             except WorkerError:
                 pass
 
-    def configure(self, index_dir: str | None, llm: Mapping[str, Any]) -> None:
-        """Settings for the next requests (sent now if the worker runs, else when it starts)."""
-        config = {"index_dir": index_dir, "llm": {k: v for k, v in llm.items() if k.lower() not in ("apikey", "api_key")}}
+    def configure(self, index_dir: str | None, llm: Mapping[str, Any],
+                  not_modal: Mapping[str, Any] | None = None) -> None:
+        """Settings for the next requests (sent now if the worker runs, else when it starts); ``not_modal``:
+        the project's extra not-modal words by language."""
+        config = {"index_dir": index_dir, "llm": {k: v for k, v in llm.items() if k.lower() not in ("apikey", "api_key")},
+                  "not_modal": {lang: list(words) for lang, words in (not_modal or {}).items()}}
         if config == self._config:
             return
         self._config = config

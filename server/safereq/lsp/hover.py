@@ -1,7 +1,7 @@
 """Hover: what the core knows about the thing under the cursor, as Markdown.
 
-- an item ID (heading, link, HARA cell): statement, kind, ASIL and how it was obtained, parents, children,
-  verification; a hazardous event: S/E/C, ASIL, safety goals;
+- an item ID (heading, link, HARA cell): statement and its EARS pattern, kind, ASIL and how it was obtained,
+  parents, children, verification; a hazardous event: S/E/C, ASIL, safety goals;
 - an ASIL value: its derivation; an S/E/C class: the ASIL the item's classes give;
 - a clause reference: the clause's title and text from the knowledge base when an index holds it (opened in
   the background on first use, see knowledge_bridge.py), else the shipped clause catalogue's title and
@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..checks.ears import describe_ears
 from ..model.ranges import Span
 from ..workspace.facts import explain_asil, sec_classes, stated_asil
 from ..workspace.lookup import AsilAt, ClassAt, ClauseAt, IdAt, KeyAt, element_at
 from ..workspace.trace_view import LinkedId, event_view, item_view
 
 if TYPE_CHECKING:
+    from ..checks.config import Config
     from ..knowledge.types import ClauseText
     from ..model.clauses import ClauseRef
     from ..model.document import Item
@@ -51,7 +53,7 @@ async def hover(ls: SafereqServer, params: types.HoverParams) -> types.Hover | N
         parts.append(clause_markdown(element.ref, indexed))
     elif element is not None:
         span = element.span
-        parts.append(_element(ws, element, key))
+        parts.append(_element(ws, element, key, session.config))
     try:
         found = session.findings().get(key, [])
     except Exception:  # a failing rule must not take hovers down with it; the publisher logs it too
@@ -77,9 +79,9 @@ def _markup_kind(ls: SafereqServer) -> types.MarkupKind:
     return types.MarkupKind.Markdown
 
 
-def _element(ws: Workspace, element, key: str) -> str:
+def _element(ws: Workspace, element, key: str, config: Config) -> str:
     if isinstance(element, IdAt):
-        return _id(ws, element.id, key)
+        return _id(ws, element.id, key, config)
     if isinstance(element, AsilAt):
         return _asil(ws, element)
     if isinstance(element, ClassAt):
@@ -108,7 +110,7 @@ def _items(items: tuple[Item, ...]) -> str:
     return "; ".join(shown) + (f"; … {more} more" if more > 0 else "") if shown else "—"
 
 
-def _id(ws: Workspace, item_id: str, key: str) -> str:
+def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
     item = ws.item(item_id)
     if item is None:
         event = event_view(ws, item_id)
@@ -131,6 +133,8 @@ def _id(ws: Workspace, item_id: str, key: str) -> str:
     if item.statement:
         statement = item.statement.text
         out.append("> " + (statement if len(statement) <= 600 else statement[:600] + "…"))
+        extra = tuple(config.extra_words(item.language, "not-modal"))
+        out.append("**EARS:** " + describe_ears(statement, item.language, extra))
     out.append("**ASIL:** " + "; ".join(view.asil.lines))
     out.append(f"**Parents:** {_names(view.parents)}")
     out.append(f"**Children:** {_items(view.children)}")
