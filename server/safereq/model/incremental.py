@@ -90,18 +90,33 @@ def parse_document(path: str, text: str, vocab: Vocabulary, previous: Document |
     # Section results: the old ones around the edit, the sections in between parsed again unless an old
     # section of the replaced region has the same text (a block of lines moved, or the front matter
     # changed): that one is moved there. Each old section is used once; one at the same line first.
+    # (Look-ups by line and text, then by text in document order: a document may repeat a section's text
+    # thousands of times, e.g. a "Notes" sub-section under every item, so no look-up may scan.)
+    spare_at: dict[tuple[int, str], SectionResult] = {}
     spare: dict[str, list[SectionResult]] = {}
     if old is not None:
-        for key, res in zip(old.layout.texts[head:n_old - tail], old_results[head:n_old - tail]):
+        for line, key, res in zip(old.layout.lines[head:n_old - tail], old.layout.texts[head:n_old - tail],
+                                  old_results[head:n_old - tail]):
+            spare_at[line, key] = res
             spare.setdefault(key, []).append(res)
+    taken: set[int] = set()
+    cursor: dict[str, int] = {}
     moved_by: dict[int, int] = {}  # id(old result moved to another line) -> the lines it moved
     middle: list[SectionResult] = []
     for start, key in zip(layout.lines[head:n - tail], layout.texts[head:n - tail]):
-        pool = spare.get(key)
-        if not pool:
+        res = spare_at.pop((start, key), None) if spare_at else None
+        if res is None and key in spare:
+            pool, k = spare[key], cursor.get(key, 0)
+            while k < len(pool) and (id(pool[k]) in taken or (pool[k].start, key) not in spare_at):
+                k += 1  # skip those taken, by text or at their own line
+            cursor[key] = k + 1
+            if k < len(pool):
+                res = pool[k]
+                del spare_at[res.start, key]
+        if res is None:
             middle.append(parse_section(key, start, vocab))
             continue
-        res = pool.pop(next((k for k, r in enumerate(pool) if r.start == start), 0))
+        taken.add(id(res))
         if res.start != start:
             moved_by[id(res)] = start - res.start
             res.move(start - res.start)
