@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .clauses import ClauseRef
+from .ids import ID_RE, is_item_id
 from .ranges import FIXED, Anchor, Span, new_tuple
 
 
@@ -174,6 +175,16 @@ class HaraRow:
     @property
     def span(self) -> Span:
         return _moved(self.parsed_span, self.anchor)
+
+    def goal_links(self) -> list[Link]:
+        """The safety-goal IDs of the row's ``Safety goal`` cell, as links with exact spans (in the cell's
+        frame, so they move with its section)."""
+        cell = self.cells.get("safety-goal")
+        if cell is None:
+            return []
+        line, col = cell.parsed_span.start_line, cell.parsed_span.start_col
+        return [Link(m.group(0), Span.on_line(line, col + m.start(), col + m.end()), True, cell.anchor)
+                for m in ID_RE.finditer(cell.text) if is_item_id(m.group(0))]
 
 
 @dataclass(slots=True, eq=False)

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..model.document import HaraRow, Item
-from ..model.ids import ID_RE, is_item_id
 from ..model.ranges import Span
 from .asil import (
     AsilValue, DecompositionVerdict, determine_asil, judge_decomposition, parse_asil, rank,
@@ -123,14 +122,6 @@ def highest_hazard(ws: Workspace, goal: Item) -> HazardAsil | None:
         if best is None or rank(h.level) > rank(best.level):
             best = h
     return best
-
-
-def row_goal_ids(row: HaraRow) -> list[str]:
-    """The safety-goal IDs named in a HARA row's safety-goal cell."""
-    cell = row.cells.get("safety-goal")
-    if cell is None:
-        return []
-    return [m.group(0) for m in ID_RE.finditer(cell.text) if is_item_id(m.group(0))]
 
 
 def row_asil(row: HaraRow) -> str | None:

@@ -29,9 +29,9 @@ from itertools import chain
 from typing import NamedTuple, TypeVar
 
 from ..model.document import Document, HaraRow, Item, Link
-from ..model.ranges import Span, new_tuple
+from ..model.ranges import new_tuple
 from .asil import AsilValue, parse_asil, usable_asil_value
-from .facts import row_asil, row_goal_ids
+from .facts import row_asil
 from .workspace import Workspace
 
 T = TypeVar("T")
@@ -496,7 +496,7 @@ def _part(ws: Workspace, doc: Document) -> _Part:
     row_goals: dict[str, list[str]] = {}
     row_levels: dict[str, str] = {}
     for row in doc.hara_rows:
-        links = _row_goal_links(row)
+        links = row.goal_links()
         for link in links:
             site = LinkSite(doc.path, link, "safety-goal", "Safety goal", None, row)
             targets.setdefault("safety-goal", {}).setdefault(link.target, []).append(site)
@@ -519,20 +519,6 @@ def _part(ws: Workspace, doc: Document) -> _Part:
         {c: frozenset(item.id for item in v) for c, v in by_category.items()},
         {c: tuple(v) for c, v in without_asil.items()}, tuple(rows), frozenset(info.row.id for info in rows),
     )
-
-
-def _row_goal_links(row: HaraRow) -> list[Link]:
-    """The safety-goal IDs of a HARA row's goal cell as links with exact spans."""
-    cell = row.cells.get("safety-goal")
-    if cell is None:
-        return []
-    out, pos = [], 0
-    for target in row_goal_ids(row):
-        offset = cell.text.find(target, pos)
-        pos = offset + len(target)
-        start = cell.parsed_span.start_col + offset  # in the cell's frame: the link moves with its section
-        out.append(Link(target, Span.on_line(cell.parsed_span.start_line, start, start + len(target)), True, cell.anchor))
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,8 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from ..model.document import Document, HaraRow, Item, Link
-from ..model.ids import ID_RE, is_item_id
 from ..model.incremental import parse_document
-from ..model.ranges import Span, new_tuple
+from ..model.ranges import new_tuple
 from ..model.vocabulary import Vocabulary, load_vocabulary
 
 LINK_KEYS = ("derived-from", "verified-by", "hazard")
@@ -120,20 +119,14 @@ class Workspace:
     def _index_hara(self, doc: Document) -> None:
         for row in doc.hara_rows:
             self._hara[row.id].append((doc.path, row))
-            goal = row.cells.get("safety-goal")
-            if goal is not None:
-                for target, start in _ids_in(goal.text):
-                    col, line = goal.parsed_span.start_col + start, goal.parsed_span.start_line
-                    link = Link(target, Span(line, col, line, col + len(target)), True, goal.anchor)
-                    self._refs[target].append(Reference(doc.path, link, None, "safety-goal", row.id))
+            for link in row.goal_links():
+                self._refs[link.target].append(Reference(doc.path, link, None, "safety-goal", row.id))
 
     def _unindex_hara(self, doc: Document) -> None:
         for row in doc.hara_rows:
             _drop(self._hara, row.id, lambda entry: entry[0] == doc.path)
-            goal = row.cells.get("safety-goal")
-            if goal is not None:
-                for target, _start in _ids_in(goal.text):
-                    _drop(self._refs, target, lambda r: r.path == doc.path and r.source is None)
+            for link in row.goal_links():
+                _drop(self._refs, link.target, lambda r: r.path == doc.path and r.source is None)
 
     # -- queries -------------------------------------------------------------------------------------------
     def items(self) -> Iterator[Item]:
@@ -188,11 +181,6 @@ class Workspace:
     def item_at(self, path: str, line: int) -> Item | None:
         doc = self.documents.get(path)
         return doc.item_at(line) if doc else None
-
-
-def _ids_in(text: str) -> list[tuple[str, int]]:
-    """Item IDs in a table cell, with their offsets."""
-    return [(m.group(0), m.start()) for m in ID_RE.finditer(text) if is_item_id(m.group(0))]
 
 
 def _drop(index: dict, key: str, predicate) -> None:
