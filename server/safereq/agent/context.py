@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..checks.config import Config
 from ..model.document import Item
 from ..workspace import Workspace
 
@@ -105,6 +106,6 @@ def workspace_view(ws: Workspace, item: Item | None, not_modal: NotModal | None 
                          tuple(summarise(ws, it) for it in ws.items()), frozenset(ws.all_ids()))
 
 
-def not_modal_words(config: Any) -> dict[str, tuple[str, ...]]:
+def not_modal_words(config: Config) -> dict[str, tuple[str, ...]]:
     """A configuration's extra not-modal words by language (what ``item_context`` takes)."""
-    return {lang: tuple(config.extra_words(lang, "not-modal")) for lang in ("en", "zh")}
+    return {lang: config.not_modal(lang) for lang in ("en", "zh")}

@@ -74,7 +74,7 @@ def _analyse(ctx: CheckContext, item: Item) -> Statement | None:
         settings = ctx.memo[_SETTINGS] = {}
     words = settings.get(language)
     if words is None:  # the configured words of the language, looked up once per run
-        words = settings[language] = (tuple(ctx.config.extra_words(language, "not-modal")), lexicon(ctx, language))
+        words = settings[language] = (ctx.config.not_modal(language), lexicon(ctx, language))
     return _of_text(text, language, *words)
 
 

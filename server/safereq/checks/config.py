@@ -70,6 +70,11 @@ class Config:
     def extra_words(self, language: str, list_name: str) -> list[str]:
         return list(self.words.get(language, {}).get(list_name, []))
 
+    def not_modal(self, language: str) -> tuple[str, ...]:
+        """The project's extra not-modal words of ``language``: every reader of modal verbs takes them (the
+        checks, the EARS hover, the agent)."""
+        return tuple(self.extra_words(language, "not-modal"))
+
     def merged(self, overrides: dict[str, Any]) -> Config:
         """This configuration with editor settings on top (rules merged key by key)."""
         rules = dict(self.rules)

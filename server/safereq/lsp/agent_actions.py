@@ -190,7 +190,7 @@ async def _apply(ls: SafereqServer, task: str, key: str, item_id: str, version: 
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
         return {**summary, "count": 0, "message": message}
     lines = doc.text.split("\n")
-    at = insertion_line(lines, item.heading_span.start_line, item.level)
+    at = insertion_line(lines, item.line, item.level)
     if at >= len(lines):
         last = len(lines) - 1
         span = Span(last, len(lines[last]), last, len(lines[last]))

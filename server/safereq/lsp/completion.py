@@ -53,7 +53,7 @@ def completion(ls: SafereqServer, params: types.CompletionParams) -> types.Compl
     text = session.lines(key)[line]
     before = text[:col]
     item = doc.item_at(line)
-    if item is not None and line == item.heading_span.start_line:
+    if item is not None and line == item.line:
         return None
     found = _candidates(session, doc, item, line, col, before)
     if found is None:

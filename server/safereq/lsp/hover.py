@@ -133,8 +133,7 @@ def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
     if item.statement:
         statement = item.statement.text
         out.append("> " + (statement if len(statement) <= 600 else statement[:600] + "…"))
-        extra = tuple(config.extra_words(item.language, "not-modal"))
-        out.append("**EARS:** " + describe_ears(statement, item.language, extra))
+        out.append("**EARS:** " + describe_ears(statement, item.language, config.not_modal(item.language)))
     out.append("**ASIL:** " + "; ".join(view.asil.lines))
     out.append(f"**Parents:** {_names(view.parents)}")
     out.append(f"**Children:** {_items(view.children)}")
@@ -145,7 +144,7 @@ def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
     if view.verifies:
         out.append(f"**Verifies:** {_items(view.verifies)}")
     if item.path != key:
-        out.append(f"*Defined in* `{item.path}`, line {item.heading_span.start_line + 1}")
+        out.append(f"*Defined in* `{item.path}`, line {item.line + 1}")
     if view.definitions > 1:
         out.append(f"⚠ defined {view.definitions} times in the workspace")
     return "\n\n".join(out)

@@ -67,7 +67,7 @@ def inlay_hints(ls: SafereqServer, params: types.InlayHintParams) -> list[types.
     codec = session.codec
     out = []
     for item in doc.items:
-        if item.end_line < first or item.heading_span.start_line > last:
+        if item.end_line < first or item.line > last:
             continue
         sec = sec_classes(item)
         if sec is None or sec.asil is None:

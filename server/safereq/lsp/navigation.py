@@ -44,7 +44,7 @@ def _item_span(session: Session, item: Item) -> Span:
 
     lines = session.lines(item.path)
     last = min(item.end_line, len(lines) - 1)
-    return Span(item.heading_span.start_line, 0, last, len(lines[last]))
+    return Span(item.line, 0, last, len(lines[last]))
 
 
 def _location(session: Session, key: str, span: Span) -> types.Location:

@@ -111,10 +111,6 @@ def _parse_heading(line: str, line_no: int, problems: list[Problem], anchor: Anc
     return Heading(level, None, title, None, None, span)
 
 
-def _line_span(line: int, start: int, end: int) -> Span:
-    return Span(line, start, line, end)
-
-
 # A link as (target, start column, end column, valid), columns relative to the text it was read from.
 _LinkPart = tuple[str, int, int, bool]
 # A line read as an attribute, columns relative to the line's content: canonical key, raw key, value,
@@ -384,7 +380,7 @@ def parse_front_matter(lines: list[str], problems: list[Problem]) -> dict[str, A
         mark = getattr(exc, "problem_mark", None)
         line = 1 + (mark.line if mark else 0)
         problems.append(Problem("format/front-matter", f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}",
-                                _line_span(line, 0, len(lines[line]) if line < len(lines) else 0)))
+                                Span.on_line(line, 0, len(lines[line]) if line < len(lines) else 0)))
         return {}
     if not isinstance(data, dict):
         problems.append(Problem("format/front-matter", "front matter must be a mapping of keys to values",

@@ -582,7 +582,7 @@ def derivation_cycles(ws: Workspace) -> list[Cycle]:
 
 
 def _place(item: Item) -> tuple[str, int]:
-    return item.path, item.heading_span.start_line
+    return item.path, item.line
 
 
 _PEEL_ROUNDS = 8

@@ -47,7 +47,7 @@ def rename_edits(ws: Workspace, old_id: str, new_id: str) -> list[Edit]:
         return []
     if ws.is_defined(new_id):
         where = ws.item(new_id)
-        place = f" (in {where.path}, line {where.heading_span.start_line + 1})" if where else ""
+        place = f" (in {where.path}, line {where.line + 1})" if where else ""
         raise RenameError(f"{new_id} is already defined{place}; IDs must be unique across the workspace")
     found = occurrences(ws, old_id)
     if not found:

@@ -15,7 +15,7 @@ def search_items(ws: Workspace, query: str, limit: int = 100) -> list[Item]:
 
     An empty query lists the first ``limit`` items in ID order.
     """
-    items = {f"{it.id}\x00{it.path}\x00{it.heading_span.start_line}": it for it in ws.items()}
+    items = {f"{it.id}\x00{it.path}\x00{it.line}": it for it in ws.items()}
     query = query.strip()
     if not query:
         return sorted(items.values(), key=lambda it: it.id)[:limit]

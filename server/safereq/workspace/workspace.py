@@ -136,7 +136,7 @@ class Workspace:
 
     def definitions(self, item_id: str) -> list[Item]:
         """Every item defined with this ID (more than one is a duplicate)."""
-        return sorted(self._items.get(item_id, ()), key=lambda it: (it.path, it.heading_span.start_line))
+        return sorted(self._items.get(item_id, ()), key=lambda it: (it.path, it.line))
 
     def item(self, item_id: str) -> Item | None:
         """The first definition of an ID (by path and line), or None."""
