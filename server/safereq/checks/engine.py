@@ -193,13 +193,12 @@ class Checker:
         keys = list(map(id, items))
         hits = list(map(old_items.get, keys))
         for k in [k for k, hit in enumerate(hits) if hit is None]:
-            item = items[k]
-            hits[k] = (item, self._check_item(ctx, item), item.line)
+            hits[k] = self._checked(ctx, items[k])
         if old_items:
             for k in [k for k, hit in enumerate(hits) if hit[1]]:
                 item, found, line = hits[k]
                 if item.line != line:
-                    hits[k] = (item, [_moved(f, item.line - line) for f in found], item.line)
+                    hits[k] = _moved_hit(item, found, item.line - line)
         return dict(zip(keys, hits)), [f for hit in hits if hit[1] for f in hit[1]]
 
     def _local_changes(
@@ -211,16 +210,20 @@ class Checker:
         gone = {id(f) for item in diff.removed for f in per_item.pop(id(item))[1]}
         added: list[Finding] = []
         for item in diff.added:
-            hit = per_item[id(item)] = (item, self._check_item(ctx, item), item.line)
+            hit = per_item[id(item)] = self._checked(ctx, item)
             added.extend(hit[1])
         for key, (item, lines) in diff.moved.items():
             hit = per_item.get(key)
             if hit is not None and hit[1]:  # an item without findings need not record where it is
                 gone.update(map(id, hit[1]))
-                hit = per_item[key] = (item, [_moved(f, lines) for f in hit[1]], item.line)
+                hit = per_item[key] = _moved_hit(item, hit[1], lines)
                 added.extend(hit[1])
         kept = [f for f in found if id(f) not in gone] if gone else found
         return per_item, kept + added if added else kept
+
+    def _checked(self, ctx: CheckContext, item: Item) -> _ItemHit:
+        """A cache entry for ``item`` checked now."""
+        return item, self._check_item(ctx, item), item.line
 
     def _check_item(self, ctx: CheckContext, item: Item) -> list[Finding]:
         """Every item-scope finding of one item: the functions that can report on it (plan.py) in one pass
@@ -301,6 +304,11 @@ _NONE: list[Finding] = []
 
 
 _ItemHit = tuple[Item, list[Finding], int]  # an item, its findings and its line when they were found
+
+
+def _moved_hit(item: Item, found: list[Finding], lines: int) -> _ItemHit:
+    """A cache entry for ``item``, whose findings ``found`` were made ``lines`` lines above where it is now."""
+    return item, [_moved(f, lines) for f in found], item.line
 
 
 def _seen(ws: Workspace) -> dict[str, _Seen]:
