@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .ranges import FIXED, Anchor, Span, new_tuple
+from .ranges import FIXED, Anchor, Span
 
 _STANDARD = r"""
 (?P<std>
@@ -45,8 +45,7 @@ class ClauseRef:
 
     @property
     def span(self) -> Span | None:
-        s, d = self.parsed_span, self.anchor.shift
-        return s if s is None or not d else new_tuple(Span, (s[0] + d, s[1], s[2] + d, s[3]))
+        return None if self.parsed_span is None else self.parsed_span.shifted(self.anchor.shift)
 
     @property
     def key(self) -> str:

@@ -17,12 +17,6 @@ from .ids import ID_RE, is_item_id
 from .ranges import FIXED, Anchor, Span, new_tuple
 
 
-def _moved(span: Span, anchor: Anchor) -> Span:
-    """``span`` (as parsed) moved by the lines its section moved since."""
-    d = anchor.shift
-    return span if not d else new_tuple(Span, (span[0] + d, span[1], span[2] + d, span[3]))
-
-
 class Segment(NamedTuple):
     """A run of source text on one line, as parsed (``line`` before any move: read positions through
     :class:`Text`); statements are built from segments so offsets map back exactly."""
@@ -99,7 +93,7 @@ class Link(NamedTuple):
 
     @property
     def span(self) -> Span:
-        return _moved(self.parsed_span, self.anchor)
+        return self.parsed_span.shifted(self.anchor.shift)
 
 
 class Attribute(NamedTuple):
@@ -156,7 +150,7 @@ class Cell(NamedTuple):
 
     @property
     def span(self) -> Span:
-        return _moved(self.parsed_span, self.anchor)
+        return self.parsed_span.shifted(self.anchor.shift)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +168,7 @@ class HaraRow:
 
     @property
     def span(self) -> Span:
-        return _moved(self.parsed_span, self.anchor)
+        return self.parsed_span.shifted(self.anchor.shift)
 
     def goal_links(self) -> list[Link]:
         """The safety-goal IDs of the row's ``Safety goal`` cell, as links with exact spans (in the cell's
@@ -213,15 +207,15 @@ class Item:
 
     @property
     def id_span(self) -> Span:
-        return _moved(self.parsed_id_span, self.anchor)
+        return self.parsed_id_span.shifted(self.anchor.shift)
 
     @property
     def title_span(self) -> Span:
-        return _moved(self.parsed_title_span, self.anchor)
+        return self.parsed_title_span.shifted(self.anchor.shift)
 
     @property
     def heading_span(self) -> Span:
-        return _moved(self.parsed_heading_span, self.anchor)
+        return self.parsed_heading_span.shifted(self.anchor.shift)
 
     @property
     def line(self) -> int:
@@ -260,7 +254,7 @@ class Problem:
 
     @property
     def span(self) -> Span:
-        return _moved(self.parsed_span, self.anchor)
+        return self.parsed_span.shifted(self.anchor.shift)
 
 
 @dataclass(slots=True)
