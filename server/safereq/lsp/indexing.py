@@ -10,6 +10,9 @@ callback turns into :class:`~safereq.knowledge.IndexCancelled`, which stops the 
 or embedding batch. Each file is one LanceDB commit, so a cancelled run leaves every file at its previous or
 its new version and the index usable. Cancelling the command request itself stops the run too.
 
+A damaged index is repaired first (see :mod:`safereq.knowledge.integrity`): back to its last good version, or,
+when none is left, rebuilt from scratch (what ``safereq index --rebuild`` does); the summary says which.
+
 One run at a time: a second request for the same index and paths joins the running one (and gets its
 summary, with ``"joined": true``); a request for another index or other paths is refused until it ends.
 While a run is active the status is ``indexing``; afterwards the server's status follows again, and the
@@ -172,8 +175,15 @@ def run_index(plan: Plan, cancel: threading.Event, sink: _ProgressSink) -> Index
     sink.weigh([_size(job.path) for job in jobs])
     if cancel.is_set():
         return IndexReport(failed=problems, cancelled=True)
+    from ..knowledge.integrity import IndexDamaged
+
     indexer = Indexer(KnowledgeConfig.resolve(plan.index_dir), progress)
-    report = indexer.run(jobs, prune_prefixes=[SHIPPED_PREFIX, *(r.rstrip("/") + "/" for r in roots)])
+    prune = [SHIPPED_PREFIX, *(r.rstrip("/") + "/" for r in roots)]
+    try:
+        report = indexer.run(jobs, prune_prefixes=prune)
+    except IndexDamaged as exc:  # no good version left: the editor's command is the CLI's --rebuild here
+        log.warning("%s; rebuilding", exc)
+        report = indexer.run(jobs, prune_prefixes=prune, rebuild=True)
     report.failed[:0] = problems
     return report
 
@@ -215,6 +225,8 @@ def summarise(index_dir: Path, report: IndexReport) -> dict[str, Any]:
     else:
         message = (f"{files} file(s) indexed ({chunks} chunks), {len(report.skipped)} unchanged, "
                    f"{len(report.removed)} removed, {len(report.failed)} failed → {index_dir}")
+    if report.repaired:
+        message = f"{report.repaired}; {message}"
     if report.failed:
         source, error = report.failed[0]
         message += f"; {error if source in error else f'{source}: {error}'}"

@@ -219,7 +219,8 @@ class SafereqServer(LanguageServer):
                     message = f"{docs} documents, {items} items"
                     if self._knowledge is not None and self._knowledge.state == "open":
                         message += "; knowledge base open"
-        self.protocol.notify(METHOD, payload(session, state, message or ""))
+        problem = self._knowledge.damaged if self._knowledge is not None else None
+        self.protocol.notify(METHOD, payload(session, state, message or "", problem))
 
     def log_error(self, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
