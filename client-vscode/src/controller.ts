@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
   RevealOutputChannelOn,
@@ -17,6 +19,9 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { CancellableProgress } from './cancellableProgress';
+import { withoutRepeatedHeading } from './references';
+import { refusalMessage } from './refusals';
+import { RestartBackoff } from './restartPolicy';
 import { nodeProbes } from './launch/probes';
 import { onInterpreterChange, selectedInterpreter } from './launch/python';
 import {
@@ -44,6 +49,8 @@ export class UserError extends Error {}
 
 const RUNNING_CONTEXT = 'safereq.serverRunning';
 const STOP_TIMEOUT_MS = 3000;
+/** Lists a header among its own references (see references.ts). */
+const MARKDOWN_EXTENSION = 'vscode.markdown-language-features';
 
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -53,6 +60,8 @@ export class ServerController implements vscode.Disposable {
   private lastInstallCommand = installCommand(undefined, process.platform);
   private queue: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Closes the "not found" notification while it is shown. */
+  private closeNotFound: (() => void) | undefined;
   /**
    * Runs in place of a server command invoked from a code action or code lens (vscode-languageclient executes
    * those itself and drops the result); return undefined to let the client send the command as usual.
@@ -152,13 +161,15 @@ export class ServerController implements vscode.Disposable {
     this.spec = resolution.spec;
     if (!resolution.spec) {
       this.status.setClient('notFound');
-      void this.notifyNotFound(resolution);
+      this.notifyNotFound(resolution);
       return;
     }
+    this.closeNotFound?.();
     const spec = resolution.spec;
     this.log.info(`Starting ${describeSpec(spec)}`);
 
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    // The log output channel stamps each line with its time: the server's own time stamp would be a second one.
+    const env: NodeJS.ProcessEnv = { ...process.env, SAFEREQ_LOG_TIMESTAMPS: '0' };
     const key = await this.context.secrets.get(API_KEY_SECRET);
     if (key) env[API_KEY_ENV] = key;
     const serverOptions: ServerOptions = {
@@ -166,6 +177,7 @@ export class ServerController implements vscode.Disposable {
       args: spec.args,
       options: { env, cwd: folder?.uri.fsPath },
     };
+    const backoff = new RestartBackoff();
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'markdown' },
@@ -176,6 +188,7 @@ export class ServerController implements vscode.Disposable {
       // The server registers its own file watchers (dynamic registration), so none are declared here.
       synchronize: { configurationSection: CONFIG_SECTION },
       initializationFailedHandler: () => false,
+      errorHandler: this.errorHandler(backoff),
     };
     const progressUi = new CancellableProgress((token) => {
       void client.sendNotification(WorkDoneProgressCancelNotification.type, { token });
@@ -183,6 +196,23 @@ export class ServerController implements vscode.Disposable {
     clientOptions.middleware = {
       handleWorkDoneProgress: progressUi.handleWorkDoneProgress,
       executeCommand: (command, args, next) => this.commandInterceptor(command, args) ?? next(command, args),
+      provideReferences: async (document, position, options, token, next) => {
+        const found = await next(document, position, options, token);
+        if (!found || !vscode.extensions.getExtension(MARKDOWN_EXTENSION)?.isActive) return found;
+        const at = { uri: document.uri.toString(), line: position.line, lineText: document.lineAt(position.line).text };
+        return withoutRepeatedHeading(found, at, (l) => ({ uri: l.uri.toString(), line: l.range.start.line }));
+      },
+      provideRenameEdits: async (document, position, newName, token, next) => {
+        try {
+          return await next(document, position, newName, token);
+        } catch (err) {
+          const refusal = refusalMessage(err);
+          if (refusal === undefined) throw err;
+          void vscode.window.showErrorMessage(`safereq: ${refusal}`);
+          // An empty edit, not an error: VS Code would offer an error'd rename to the Markdown extension next.
+          return new vscode.WorkspaceEdit();
+        }
+      },
     };
     const client = new LanguageClient('safereq', 'safereq', serverOptions, clientOptions);
     this.client = client;
@@ -194,7 +224,10 @@ export class ServerController implements vscode.Disposable {
     client.onDidChangeState((e) => {
       if (this.client !== client) return;
       if (e.newState === State.Starting) this.status.setClient('starting');
-      if (e.newState === State.Running) this.status.setClient('running', describeSpec(spec));
+      if (e.newState === State.Running) {
+        backoff.running(Date.now());
+        this.status.setClient('running', describeSpec(spec));
+      }
       if (e.newState === State.Stopped) {
         this.status.setClient('failed');
         void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, false);
@@ -209,6 +242,49 @@ export class ServerController implements vscode.Disposable {
       this.log.error(`The server did not start: ${err instanceof Error ? err.message : String(err)}`);
       void this.notifyStartFailed(spec);
     }
+  }
+
+  /**
+   * Restarts an exited server with exponential back-off (RestartBackoff) and gives up with one message; a write
+   * to a server that has just exited is logged as one plain line, not as the stream's error.
+   */
+  private errorHandler(backoff: RestartBackoff): NonNullable<LanguageClientOptions['errorHandler']> {
+    let lostLogged = false;
+    return {
+      error: (_error, _message, count) => {
+        const first = !lostLogged;
+        lostLogged = true;
+        return {
+          action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
+          handled: true,
+          message: first ? 'Lost the connection to the language server (see its last lines above).' : undefined,
+        };
+      },
+      closed: async () => {
+        const delay = backoff.next(Date.now());
+        if (delay === undefined) {
+          const message = `safereq: the language server exited ${backoff.restarts + 1} times right after starting and is ` +
+            'not restarted again. See the log for why, then run "safereq: Restart Server".';
+          void this.notifyGaveUp(message);
+          return { action: CloseAction.DoNotRestart, handled: true, message };
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        lostLogged = false;
+        return {
+          action: CloseAction.Restart,
+          handled: true,
+          message: `The language server exited; starting it again after ${delay} ms (restart ${backoff.restarts}).`,
+        };
+      },
+    };
+  }
+
+  private async notifyGaveUp(message: string): Promise<void> {
+    const logs = 'Show Log';
+    const restart = 'Restart Server';
+    const choice = await vscode.window.showErrorMessage(message, logs, restart);
+    if (choice === logs) this.log.show(true);
+    if (choice === restart) await this.restart();
   }
 
   private async doStop(): Promise<void> {
@@ -234,9 +310,24 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
-  private async notifyNotFound(resolution: Resolution): Promise<void> {
+  /**
+   * A notification that stays while the server is missing and closes by itself once one is found (a message
+   * with buttons cannot be closed by an extension: it stayed after the server came back). Its actions are
+   * the status bar item's (the log) and the settings, named in the text.
+   */
+  private notifyNotFound(resolution: Resolution): void {
+    if (this.closeNotFound) return;
     const tried = resolution.attempts.map((a) => `${a.candidate} (${a.problem})`).join('; ');
-    await this.offerInstall(`safereq: the language server was not found (tried: ${tried}). Install it with: ${this.lastInstallCommand}`);
+    const title = `safereq: the language server was not found (tried: ${tried}). Install it with: ${this.lastInstallCommand} ` +
+      '— or set safereq.server.path; this closes once the server is found.';
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) =>
+      new Promise<void>((resolve) => {
+        this.closeNotFound = resolve;
+        token.onCancellationRequested(() => resolve());
+      }).finally(() => {
+        this.closeNotFound = undefined;
+      }),
+    );
   }
 
   private async notifyStartFailed(spec: LaunchSpec): Promise<void> {

@@ -321,6 +321,9 @@ def create_server() -> SafereqServer:
 
 def serve(tcp: tuple[str, int] | None = None) -> None:
     """Run the server on stdio (default) or, for debugging, on a TCP port."""
+    from .errors import install_log_filter
+
+    install_log_filter()
     ls = create_server()
     if tcp is not None:
         ls.start_tcp(*tcp)
