@@ -19,6 +19,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { CancellableProgress } from './cancellableProgress';
+import { clientOutputChannel } from './logChannel';
 import { withoutRepeatedHeading } from './references';
 import { refusalMessage } from './refusals';
 import { RestartBackoff } from './restartPolicy';
@@ -183,7 +184,7 @@ export class ServerController implements vscode.Disposable {
         { scheme: 'file', language: 'markdown' },
         { scheme: 'untitled', language: 'markdown' },
       ],
-      outputChannel: this.log,
+      outputChannel: clientOutputChannel(this.log),
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       // The server registers its own file watchers (dynamic registration), so none are declared here.
       synchronize: { configurationSection: CONFIG_SECTION },
@@ -239,8 +240,9 @@ export class ServerController implements vscode.Disposable {
       await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
     } catch (err) {
       this.status.setClient('failed', describeSpec(spec));
+      // No notification here: a server that exits is started again with back-off, and the error handler says
+      // once when it gives up (a notification per failed start was one message too many).
       this.log.error(`The server did not start: ${err instanceof Error ? err.message : String(err)}`);
-      void this.notifyStartFailed(spec);
     }
   }
 
@@ -255,16 +257,19 @@ export class ServerController implements vscode.Disposable {
         const first = !lostLogged;
         lostLogged = true;
         return {
-          action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
+          // Continue unless the connection keeps failing: an exited server is closed() business, and stopping a
+          // client that is still starting fails with a stack trace of its own.
+          action: count !== undefined && count > 3 ? ErrorAction.Shutdown : ErrorAction.Continue,
           handled: true,
-          message: first ? 'Lost the connection to the language server (see its last lines above).' : undefined,
+          message: first ? 'Lost the connection to the language server (see its last lines above).' : ' ',
         };
       },
       closed: async () => {
         const delay = backoff.next(Date.now());
         if (delay === undefined) {
           const message = `safereq: the language server exited ${backoff.restarts + 1} times right after starting and is ` +
-            'not restarted again. See the log for why, then run "safereq: Restart Server".';
+            `not restarted again. See the log for why, then run "safereq: Restart Server". If it is missing or outdated, ` +
+            `install it with: ${this.lastInstallCommand}`;
           void this.notifyGaveUp(message);
           return { action: CloseAction.DoNotRestart, handled: true, message };
         }
@@ -328,22 +333,6 @@ export class ServerController implements vscode.Disposable {
         this.closeNotFound = undefined;
       }),
     );
-  }
-
-  private async notifyStartFailed(spec: LaunchSpec): Promise<void> {
-    await this.offerInstall(
-      `safereq: the language server did not start (${describeSpec(spec)}). If it is missing or outdated, install it with: ${this.lastInstallCommand}`,
-    );
-  }
-
-  private async offerInstall(message: string): Promise<void> {
-    const copy = 'Copy Install Command';
-    const settings = 'Set Server Path';
-    const logs = 'Show Log';
-    const choice = await vscode.window.showErrorMessage(message, copy, settings, logs);
-    if (choice === copy) await vscode.env.clipboard.writeText(this.lastInstallCommand);
-    if (choice === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'safereq.server.path');
-    if (choice === logs) this.log.show(true);
   }
 
   async dispose(): Promise<void> {

@@ -437,6 +437,33 @@ async function main() {
       await toast.first().waitFor({ state: 'detached', timeout: T });
       return `status bar: ${flat(await ready.first().innerText())}; the notification is gone`;
     });
+
+    await check('the output channel has one time stamp a line and no noise', ['server reports ready in the status bar'], async () => {
+      const files = [];
+      const walk = (d) => {
+        for (const n of readdirSync(d)) {
+          const p = join(d, n);
+          if (statSync(p).isDirectory()) walk(p);
+          else if (/safereq\.log$/.test(p)) files.push(p);
+        }
+      };
+      if (LOGS) walk(LOGS);
+      if (!files.length) throw new Error('no safereq output channel log');
+      const lines = files.flatMap((f) => readFileSync(f, 'utf8').split('\n'));
+      const bad = [
+        ['two time stamps', /^\S+ \S+ \[\w+\] \[(Trace|Debug|Info|Warn|Error)\s*-/],
+        ['server time stamp', /^\S+ \S+ \[\w+\] \d{4}-\d\d-\d\d /],
+        ['stray boolean', /^\S+ \S+ \[\w+\] (true|false)$/],
+        ['empty entry', /^\S+ \S+ \[\w+\]\s*$/],
+        ['stream error', /Cannot call write after a stream was destroyed/],
+        ['traceback', /Traceback \(most recent call last\)|^\s+at \S+ \(/],
+      ];
+      for (const [what, re] of bad) {
+        const hit = lines.find((l) => re.test(l));
+        if (hit) throw new Error(`${what}: ${hit.slice(0, 200)}`);
+      }
+      return `${lines.length} lines checked`;
+    });
   } finally {
     await browser.close();
     rmSync(profile, { recursive: true, force: true });
