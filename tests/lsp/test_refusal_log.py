@@ -53,3 +53,14 @@ def test_log_lines_are_stamped_unless_the_editor_stamps_them():
     assert log_format({}).startswith("%(asctime)s ")
     assert log_format({"SAFEREQ_LOG_TIMESTAMPS": "1"}).startswith("%(asctime)s ")
     assert log_format({"SAFEREQ_LOG_TIMESTAMPS": "0"}) == "%(levelname)s %(name)s: %(message)s"
+
+
+def test_agent_lines_keep_their_level_and_carry_one():
+    import logging
+
+    from safereq.lsp.agent_client import relayed
+
+    assert relayed("INFO safereq.agent.worker: ready\n") == (logging.INFO, "safereq.agent.worker: ready")
+    assert relayed("WARNING safereq.agent.llm: retrying") == (logging.WARNING, "safereq.agent.llm: retrying")
+    assert relayed("a library printed this") == (logging.INFO, "a library printed this")
+    assert relayed("INFO") == (logging.INFO, "INFO")
