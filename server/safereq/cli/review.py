@@ -1,6 +1,6 @@
 """``safereq review``: record that linked items were reviewed against their targets as they are now.
 
-The review file (``safereq-review.json`` at the workspace root, committed with the documents) is what the
+The review file (``safereq-review.jsonl`` at the workspace root, committed with the documents) is what the
 rule ``trace/suspect-link`` and ``safereq diff`` compare against. ``--all`` records the whole workspace (how
 a workspace starts clean); ``--item``, ``--link`` and ``--document`` record part of it; with none of them the
 command only reports the state. See docs/change-impact.md.
@@ -24,7 +24,7 @@ def _link(text: str) -> tuple[str, str]:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "review", help="mark trace links reviewed (the state suspect links are found against)",
-        description="Record in safereq-review.json that linked items were reviewed against their targets as "
+        description="Record in safereq-review.jsonl that linked items were reviewed against their targets as "
                     "they are now. Without --all, --item, --link or --document, report suspect and unrecorded "
                     "links. Exit status: 0, 1 when reporting finds suspect links, 2 for a usage problem.",
     )

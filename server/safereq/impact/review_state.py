@@ -7,16 +7,13 @@ it diffs well: one line per link and one line per recorded version of a target, 
 reviewed changes one line and two branches that review different links merge without conflict. A snapshot
 keeps the target's values as they were reviewed, so a suspect link can say what changed (old and new).
 
-The file, ``safereq-review.json``, lives at the workspace root (beside ``safereq.toml`` or
-``pyproject.toml``) and is committed with the documents. It is plain JSON:
+The file, ``safereq-review.jsonl``, lives at the workspace root (beside ``safereq.toml`` or
+``pyproject.toml``) and is committed with the documents. It is JSON Lines, one record per line, so that no
+line's text depends on its neighbours (no trailing commas to change) and git merges line by line:
 
-    {"format": "safereq-review", "version": 1,
-     "links": {
-      "FSR-1 -> SG-1": "3f2a9c0d41be",
-      ...},
-     "snapshots": {
-      "3f2a9c0d41be": {"id": "SG-1", "asil": "D", "statement": "..."},
-      ...}}
+    {"format": "safereq-review", "version": 1}
+    {"link": "FSR-1 -> SG-1", "reviewed": "3f2a9c0d41be"}
+    {"snapshot": "3f2a9c0d41be", "id": "SG-1", "asil": "D", "statement": "..."}
 """
 
 from __future__ import annotations
@@ -30,7 +27,7 @@ from pathlib import Path
 
 from .snapshot import Snapshot
 
-FILE_NAME = "safereq-review.json"
+FILE_NAME = "safereq-review.jsonl"
 FORMAT = "safereq-review"
 VERSION = 1
 MAX_BYTES = 64 * 1024 * 1024
@@ -92,18 +89,13 @@ class ReviewState:
 
     # -- file ----------------------------------------------------------------------------------------------
     def dumps(self) -> str:
-        """The file's text: sorted, one link and one snapshot per line (see the module docstring)."""
+        """The file's text: the header, then links and the snapshots they use, each sorted, one per line."""
         used = set(self.links.values())
-        lines = ['{"format": "safereq-review", "version": 1,', ' "links": {']
-        items = sorted(self.links.items())
-        lines += [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v)}" + ("," if i < len(items) - 1 else "")
-                  for i, (k, v) in enumerate(items)]
-        lines += [" },", ' "snapshots": {']
-        snaps = sorted((fp, s) for fp, s in self.snapshots.items() if fp in used)
-        lines += [f"  {json.dumps(fp)}: {json.dumps(dict(sorted(s.items(), key=_snap_order)), ensure_ascii=False)}"
-                  + ("," if i < len(snaps) - 1 else "") for i, (fp, s) in enumerate(snaps)]
-        lines += [" }}", ""]
-        return "\n".join(lines)
+        lines = [json.dumps({"format": FORMAT, "version": VERSION})]
+        lines += [json.dumps({"link": k, "reviewed": v}, ensure_ascii=False) for k, v in sorted(self.links.items())]
+        lines += [json.dumps({"snapshot": fp, **dict(sorted(s.items(), key=_snap_order))}, ensure_ascii=False)
+                  for fp, s in sorted(self.snapshots.items()) if fp in used]
+        return "\n".join(lines) + "\n"
 
     def save(self, path: Path | None = None) -> Path:
         """Write atomically (a temporary file in the same folder, then a rename): never half a file."""
@@ -130,27 +122,31 @@ def _snap_order(entry: tuple[str, str]) -> tuple[int, str]:
 
 def parse(text: str, path: Path) -> ReviewState:
     """Read the file's text; anything that is not a review file of this version is a :class:`ReviewStateError`."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise ReviewStateError(path, f"not valid JSON{where}; restore it from git, or delete it and run "
-                                     "`safereq review --all` to record the current state") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ReviewStateError(path, 'not a safereq review file (no "format": "safereq-review")')
-    if data.get("version") != VERSION:
-        raise ReviewStateError(path, f"review file version {data.get('version')!r} is not supported "
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise ReviewStateError(path, f"line {number} is not valid JSON; restore the file from git, or delete "
+                                         "it and run `safereq review --all` to record the current state") from None
+        if not isinstance(record, dict):
+            raise ReviewStateError(path, f"line {number} is not a JSON object")
+        records.append(record)
+    if not records or records[0].get("format") != FORMAT:
+        raise ReviewStateError(path, 'not a safereq review file (its first line has no "format": "safereq-review")')
+    if records[0].get("version") != VERSION:
+        raise ReviewStateError(path, f"review file version {records[0].get('version')!r} is not supported "
                                      f"(this safereq reads version {VERSION})")
-    links, snaps = data.get("links", {}), data.get("snapshots", {})
-    if not isinstance(links, dict) or not isinstance(snaps, dict):
-        raise ReviewStateError(path, '"links" and "snapshots" must be objects')
     state = ReviewState(path=path)
-    for key, fp in links.items():
-        if isinstance(fp, str) and split_key(key):
-            state.links[key] = fp
-    for fp, snap in snaps.items():
-        if isinstance(snap, dict):
-            state.snapshots[fp] = {str(k): str(v) for k, v in snap.items() if isinstance(v, str)}
+    for record in records[1:]:
+        link, fp = record.get("link"), record.get("reviewed")
+        if isinstance(link, str) and isinstance(fp, str) and split_key(link):
+            state.links[link] = fp
+        snap = record.get("snapshot")
+        if isinstance(snap, str):
+            state.snapshots[snap] = {str(k): v for k, v in record.items() if k != "snapshot" and isinstance(v, str)}
     return state
 
 

@@ -1,0 +1,89 @@
+"""A small requirement workspace in a real git repository, for the change-impact tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+GOALS = """# Safety goals
+
+## SG-1: Avoid unintended steering
+
+The system shall avoid unintended steering torque.
+
+- ASIL: C
+- Safe state: steering assist off
+
+## SG-2: Keep the lane
+
+The system shall keep the vehicle in its lane.
+
+- ASIL: B
+"""
+
+FSR = """# Functional safety requirements
+
+## FSR-1: Limit torque
+
+The steering controller shall limit the assist torque to 3 Nm.
+
+- ASIL: C
+- Derived from: SG-1
+- Verified by: TC-1
+
+## FSR-2: Monitor torque
+
+The safety monitor shall detect a torque above 3 Nm within 20 ms.
+
+- ASIL: C
+- Derived from: SG-1
+
+## TSR-1: Check the sensor
+
+The torque sensor shall be checked for plausibility every 10 ms.
+
+- ASIL: C
+- Derived from: FSR-2
+
+## TC-1: Torque limit test
+
+The test shall verify that the assist torque never exceeds 3 Nm.
+"""
+
+
+class Repo:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def git(self, *args: str) -> str:
+        env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+        return subprocess.run(["git", "-C", str(self.root), *args], check=True, capture_output=True, text=True,
+                              env=env).stdout
+
+    def write(self, name: str, text: str) -> None:
+        (self.root / name).write_text(text, encoding="utf-8")
+
+    def edit(self, name: str, old: str, new: str) -> None:
+        text = (self.root / name).read_text(encoding="utf-8")
+        assert old in text, old
+        self.write(name, text.replace(old, new, 1))
+
+    def commit(self, message: str) -> None:
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", message)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    r = Repo(tmp_path)
+    r.git("init", "-q", "-b", "main")
+    r.write("safereq.toml", "")
+    r.write("goals.md", GOALS)
+    r.write("fsr.md", FSR)
+    r.commit("requirements")
+    monkeypatch.chdir(tmp_path)
+    return r
