@@ -67,8 +67,26 @@ def field_label(key: str) -> str:
     return str(spec.get("label") or key)
 
 
+def _focus(old: str, new: str, context: int = 3) -> tuple[str, str]:
+    """The two values cut to the words that differ, with a few words of context and an ellipsis where words
+    were left out, so that a long statement's one changed number is what the message shows."""
+    a, b = old.split(" "), new.split(" ")
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    lo = max(0, start - context)
+    def cut(words: list[str]) -> str:
+        hi = len(words) - max(0, end - context)
+        return ("… " if lo else "") + " ".join(words[lo:hi]) + (" …" if hi < len(words) else "")
+    return cut(a), cut(b)
+
+
 def describe(changed: list[tuple[str, str | None, str | None]], width: int = 60) -> str:
-    """``ASIL: C → D; statement: "…" → "…"``, each value cut to ``width`` characters."""
+    """``ASIL: C → D; statement: "… torque to 3 Nm." → "… torque to 2 Nm."``: long values are cut to the
+    words that differ, then to ``width`` characters."""
 
     def show(value: str | None) -> str:
         if value is None:
@@ -76,4 +94,9 @@ def describe(changed: list[tuple[str, str | None, str | None]], width: int = 60)
         cut = value if len(value) <= width else value[: width - 1] + "…"
         return f'"{cut}"' if " " in cut else cut
 
-    return "; ".join(f"{field_label(k)}: {show(o)} → {show(n)}" for k, o, n in changed)
+    parts = []
+    for key, old, new in changed:
+        if old is not None and new is not None and max(len(old), len(new)) > width:
+            old, new = _focus(old, new)
+        parts.append(f"{field_label(key)}: {show(old)} → {show(new)}")
+    return "; ".join(parts)

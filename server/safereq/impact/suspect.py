@@ -88,6 +88,9 @@ class SnapshotCache:
         self._cache[id(item)] = (item, snap, fp)
         return snap, fp
 
+    def __len__(self) -> int:
+        return len(self._cache)
+
     def prune(self, live: Iterable[Item]) -> None:
         keep = {id(i) for i in live}
         for k in [k for k in self._cache if k not in keep]:
