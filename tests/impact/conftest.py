@@ -8,50 +8,9 @@ from pathlib import Path
 
 import pytest
 
-GOALS = """# Safety goals
-
-## SG-1: Avoid unintended steering
-
-The system shall avoid unintended steering torque.
-
-- ASIL: C
-- Safe state: steering assist off
-
-## SG-2: Keep the lane
-
-The system shall keep the vehicle in its lane.
-
-- ASIL: B
-"""
-
-FSR = """# Functional safety requirements
-
-## FSR-1: Limit torque
-
-The steering controller shall limit the assist torque to 3 Nm.
-
-- ASIL: C
-- Derived from: SG-1
-- Verified by: TC-1
-
-## FSR-2: Monitor torque
-
-The safety monitor shall detect a torque above 3 Nm within 20 ms.
-
-- ASIL: C
-- Derived from: SG-1
-
-## TSR-1: Check the sensor
-
-The torque sensor shall be checked for plausibility every 10 ms.
-
-- ASIL: C
-- Derived from: FSR-2
-
-## TC-1: Torque limit test
-
-The test shall verify that the assist torque never exceeds 3 Nm.
-"""
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "impact-workspace"
+GOALS = (FIXTURE / "goals.md").read_text(encoding="utf-8")
+FSR = (FIXTURE / "fsr.md").read_text(encoding="utf-8")
 
 
 class Repo:
