@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="output format (default: text; markdown is meant for a pull request)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--config", metavar="FILE", help="use this safereq.toml or pyproject.toml instead of searching")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, fast_exit=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +56,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..impact.revisions import RevisionError, read_revision, repository
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
-    from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
+    from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, display_path, load
 
     if len(args.revs) > 2:
         raise RevisionError("at most two revisions: safereq diff [REV] [REV2]")
@@ -83,14 +83,21 @@ def _run(args: argparse.Namespace) -> int:
         ws.update_many((s.path, s.text) for s in sources)
         return ws
 
-    old_sources, _ = read_revision(repo, old_rev, paths, excluder=excluder, max_bytes=DEFAULT_MAX_BYTES, cwd=cwd)
+    changed = repo.changed(old_rev, new_rev, repo.specs(paths))
+    old_sources, _ = read_revision(repo, old_rev, paths, excluder=excluder, max_bytes=DEFAULT_MAX_BYTES, cwd=cwd,
+                                   only=changed)
     if new_rev is None:
         new_sources = load(paths, excluder=excluder, cwd=cwd).sources
         review = review_state.load(root)
     else:
         new_sources, _ = read_revision(repo, new_rev, paths, excluder=excluder, max_bytes=DEFAULT_MAX_BYTES, cwd=cwd)
         review = _review_at(repo, new_rev, root)
-    result = diff_workspaces(workspace(old_sources), workspace(new_sources), review)
+    shown = {display_path(repo.root / name, cwd) for name in changed}
+    from .check import _gc_paused  # parsing a whole workspace makes no cycles for the collector to find
+
+    with _gc_paused():
+        result = diff_workspaces(workspace(old_sources), workspace(new_sources), review, changed=shown)
+        args.retained = result  # freed by the process's exit, not one object at a time (see cli.main)
     shown_new = new_rev or WORKTREE
     render = {"json": render_json, "markdown": render_markdown}.get(args.format, render_text)
     report = render(result, old_rev, shown_new)

@@ -82,11 +82,14 @@ class WorkspaceDiff:
                     or self.links_removed)
 
 
-def _first_items(ws: Workspace) -> dict[str, Item]:
-    """ID → its first definition, in workspace order (a duplicate ID is the checks' business)."""
+def _first_items(ws: Workspace, paths: set[str] | None) -> dict[str, Item]:
+    """ID → its first definition, in workspace order (a duplicate ID is the checks' business), of the
+    documents ``paths`` (None: all)."""
     out: dict[str, Item] = {}
-    for item in ws.items():
-        out.setdefault(item.id, item)
+    docs = ws.documents.values() if paths is None else (d for p, d in ws.documents.items() if p in paths)
+    for doc in docs:
+        for item in doc.items:
+            out.setdefault(item.id, item)
     return out
 
 
@@ -144,9 +147,12 @@ def _renames(removed: dict[str, Item], added: dict[str, Item]) -> dict[str, str]
 
 
 def diff_workspaces(old: Workspace, new: Workspace, review: ReviewState | None = None,
-                    keys: Iterable[str] = DEFAULT_KEYS) -> WorkspaceDiff:
+                    keys: Iterable[str] = DEFAULT_KEYS, changed: set[str] | None = None) -> WorkspaceDiff:
+    """The difference from ``old`` to ``new``. ``changed`` names the documents whose text differs (from
+    git); items of every other document are the same on both sides and are not compared, so ``old`` need
+    hold only those documents. ``new`` must be whole: the impact follows its links."""
     keys = tuple(keys)
-    before, after = _first_items(old), _first_items(new)
+    before, after = _first_items(old, changed), _first_items(new, changed)
     gone = {i: it for i, it in before.items() if i not in after}
     came = {i: it for i, it in after.items() if i not in before}
     renames = _renames(gone, came)

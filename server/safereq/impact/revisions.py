@@ -57,6 +57,30 @@ class Repository:
             raise RevisionError(f"unknown revision {rev!r}{hint}") from None
 
 
+    def changed(self, old: str, new: str | None, specs: list[str]) -> set[str]:
+        """Repository-relative paths under ``specs`` whose content differs between ``old`` and ``new`` (None:
+        the working tree, untracked files included): only their items can have changed."""
+        revs = [self.resolve(old)] + ([self.resolve(new)] if new is not None else [])
+        out = self.git("diff", "--name-only", "-z", "--no-renames", *revs, "--", *specs)
+        names = {n for n in out.decode("utf-8", "surrogateescape").split("\0") if n}
+        if new is None:
+            untracked = self.git("ls-files", "-z", "--others", "--exclude-standard", "--", *specs)
+            names |= {n for n in untracked.decode("utf-8", "surrogateescape").split("\0") if n}
+        return names
+
+    def specs(self, paths: Iterable[Path]) -> list[str]:
+        """``paths`` as pathspecs relative to the repository root."""
+        out = []
+        for p in paths:
+            absolute = Path(os.path.abspath(p))
+            try:
+                rel = absolute.relative_to(self.root)
+            except ValueError:
+                raise RevisionError(f"{p} is outside the repository {self.root}") from None
+            out.append(rel.as_posix() or ".")
+        return out
+
+
 def repository(start: Path) -> Repository:
     """The repository that contains ``start``."""
     probe = start if start.is_dir() else start.parent
@@ -75,19 +99,15 @@ def _skipped(rel: PurePosixPath) -> bool:
 
 
 def read_revision(repo: Repository, rev: str, paths: Iterable[Path], *, excluder: Excluder | None = None,
-                  max_bytes: int, cwd: Path) -> tuple[list[SourceFile], list[LoadProblem]]:
-    """Every Markdown document under ``paths`` at ``rev``, named as the working tree's loader names them."""
+                  max_bytes: int, cwd: Path, only: set[str] | None = None) -> tuple[list[SourceFile], list[LoadProblem]]:
+    """Every Markdown document under ``paths`` at ``rev`` (or only those of the repository-relative paths
+    ``only``), named as the working tree's loader names them."""
     commit = repo.resolve(rev)
-    specs = []
-    for p in paths:
-        absolute = Path(os.path.abspath(p))
-        try:
-            rel = absolute.relative_to(repo.root)
-        except ValueError:
-            raise RevisionError(f"{p} is outside the repository {repo.root}") from None
-        specs.append(rel.as_posix() or ".")
+    specs = repo.specs(paths)
     names = [n for n in repo.git("ls-tree", "-r", "-z", "--name-only", commit, "--", *specs).decode(
         "utf-8", "surrogateescape").split("\0") if n]
+    if only is not None:
+        names = [n for n in names if n in only]
     chosen: list[PurePosixPath] = []
     for name in names:
         rel = PurePosixPath(name)
