@@ -299,7 +299,10 @@ class Checker:
         """Linked-scope findings by path, re-run only for the documents they may have changed in (see
         ``registry.linked_check``): a changed document, and every document linking to an item of it that
         is new, gone, or on another line (its findings name the item's place)."""
-        if not self._linked_fns:
+        if not self._linked_fns or self.review is None or not self.review.recorded:
+            # Linked rules compare links with a recorded review; without one they have nothing to say, and
+            # an edit costs nothing here (the hot path of a workspace that never recorded a review).
+            self._linked_seen, self._linked_by_path = None, {}
             return {}
         seen = self._linked_seen
         now = {path: (doc, {id(i): i.line for i in doc.items}) for path, doc in ws.documents.items()
