@@ -420,9 +420,13 @@ async function main() {
       // run.sh starts code-server with no safereq on PATH, so nothing else can stand in for the bad path.
       mkdirSync(join(WORKSPACE, '.vscode'), { recursive: true });
       writeFileSync(join(WORKSPACE, '.vscode', 'settings.json'), JSON.stringify({ 'safereq.server.path': '/nonexistent/safereq' }));
-      const toast = page.locator('.notification-toast', { hasText: 'language server was not found' }).first();
-      await toast.waitFor({ state: 'visible', timeout: T });
-      const text = flat(await toast.innerText());
+      // The notification closes itself later, so it is a progress notification; VS Code keeps one in the
+      // notification center rather than as a toast after toasts were hidden (Escape): look in both.
+      const shown = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: 'language server was not found' }).first();
+      await shown.waitFor({ state: 'visible', timeout: T / 4 }).catch(() => {});
+      if (!(await shown.isVisible())) await runCommand('Notifications: Show Notifications');
+      await shown.waitFor({ state: 'visible', timeout: T });
+      const text = flat(await shown.innerText());
       if (!/Install it with: pipx install safereq/.test(text)) throw new Error(`no install command in: ${text}`);
       const status = page.locator('.statusbar-item', { hasText: 'safereq: no server' }).first();
       await status.waitFor({ timeout: T });
@@ -433,8 +437,8 @@ async function main() {
       writeFileSync(join(WORKSPACE, '.vscode', 'settings.json'), '{}\n'); // back to the user setting: a working server
       const ready = page.locator('.statusbar-item', { has: page.locator('.codicon-shield') }).filter({ hasText: 'safereq' });
       await ready.first().waitFor({ timeout: T });
-      const toast = page.locator('.notification-toast', { hasText: 'language server was not found' });
-      await toast.first().waitFor({ state: 'detached', timeout: T });
+      const shown = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: 'language server was not found' });
+      await shown.first().waitFor({ state: 'detached', timeout: T });
       return `status bar: ${flat(await ready.first().innerText())}; the notification is gone`;
     });
 
