@@ -140,6 +140,7 @@ def write(fragment: Fragment, path: Path) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a committed file is not
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -193,3 +194,9 @@ def item_records(items: Sequence[Any]) -> list[dict[str, Any]]:
         out.append({"id": item.id, "kind": item.kind, "path": item.path, "line": item.line + 1,
                     "asil": str(asil) if (asil := stated_asil(item)) else None, "links": {k: v for k, v in links.items() if v}})
     return out
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
