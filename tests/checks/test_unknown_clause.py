@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from safereq.checks.apply import apply_edits
+from safereq.checks import apply_edits
 from safereq.knowledge.catalogue import clause_numbers, get_catalogue
 
 from .family_helpers import found, workspace

@@ -16,16 +16,16 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 
-from ..model.document import Item
-from ..model.ids import is_item_id, kind_prefix
-from ..model.ranges import Span
-from ..workspace import Workspace
-from ..workspace.asil import excerpt
-from ..workspace.facts import sec_classes
-from ..workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix, Related
-from .registry import item_check, workspace_check
+from ...model.document import Item
+from ...model.ids import is_item_id, kind_prefix
+from ...model.ranges import Span
+from ...workspace import Workspace
+from ...workspace.asil import excerpt
+from ...workspace.facts import sec_classes
+from ...workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related
+from ..registry import item_check, workspace_check
 
 # The kind categories a link under each key is expected to reach (used to rank spelling suggestions).
 EXPECTED = {"derived-from": ("safety-goal", "safety-requirement", "requirement", "claim"),
@@ -375,8 +375,8 @@ def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
     document, or its parent is catalogued with sub-clauses and it lies past the last of them at depth two
     (6.9 where clause 6 ends at 6.5). A reference to another edition, or to a document the catalogue does
     not cover, is left alone: nothing here can judge it."""
-    from ..knowledge.catalogue import clause_numbers
-    from ..knowledge.clause_ids import normalise_clause, sort_key
+    from ...knowledge.catalogue import clause_numbers
+    from ...knowledge.clause_ids import normalise_clause, sort_key
 
     numbers = clause_numbers()
     for ref in item.clause_refs:
@@ -429,3 +429,7 @@ def _closest_clauses(titles: dict[tuple[str, str], str], document: str, clause: 
 def _ref_text(ref, clause: str) -> str:
     year = f":{ref.year}" if ref.year else ""
     return f"{ref.document}{year} §{clause}"
+
+
+# trace/suspect-link compares links with the review file; it has a module of its own (families/suspect.py).
+from . import suspect  # noqa: E402,F401  (importing it registers the rule)
