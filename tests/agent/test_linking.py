@@ -8,7 +8,8 @@ from textwrap import dedent
 import pytest
 
 from safereq.agent.context import workspace_view
-from safereq.agent.linking import Bm25, link_candidates, rank_links
+from safereq.agent import linking
+from safereq.agent.linking import Bm25, link_candidates, meaning_similarity, rank_links
 from safereq.model.vocabulary import load_vocabulary
 from safereq.workspace import Workspace
 
@@ -75,6 +76,11 @@ def _ws(**docs: str) -> Workspace:
 
 def _view(ws: Workspace, item_id: str):
     return workspace_view(ws, ws.item(item_id))
+
+
+@pytest.fixture(autouse=True)
+def _vector_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SAFEREQ_CACHE_DIR", str(tmp_path / "cache"))
 
 
 @pytest.fixture()
@@ -178,3 +184,21 @@ def test_a_chinese_child_finds_its_english_parent():
     [best, *_] = rank_links(_view(ws, "FSR-ZH-1"), "parent")
     assert best.item.id == "SG-3"
     assert "close in meaning" in best.reason
+
+
+def test_item_vectors_are_embedded_once_and_kept_between_runs(tmp_path, monkeypatch):
+    texts = {"a": "The arbiter shall limit the steering torque.", "b": "制动控制器应拒绝制动请求。"}
+    monkeypatch.setattr(linking, "_VECTORS", {})
+    first = meaning_similarity("Limit the torque request.", texts)
+    assert set(first) == {"a", "b"} and list((tmp_path / "cache").glob("link-vectors-*.json"))
+
+    class Refuses:
+        model_id = linking._embedder().model_id
+
+        def embed_passages(self, texts):
+            raise AssertionError("embedded again")
+
+    monkeypatch.setattr(linking, "_VECTORS", {})  # a new process: only the file is left
+    monkeypatch.setattr(linking, "_embedder", lambda: Refuses())
+    again = meaning_similarity("Limit the torque request.", texts)
+    assert again == pytest.approx(first, abs=1e-4)

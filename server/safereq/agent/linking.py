@@ -15,12 +15,16 @@ an item already linked the other way, a descendant as parent, or a sibling unles
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import math
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,6 +41,7 @@ from .loop import Evidence, LoopState
 from .plan import Plan
 from .suggestions import TraceLinkSuggestion
 
+log = logging.getLogger(__name__)
 Relation = Literal["parent", "child"]
 _BM25_K1, _BM25_B = 1.2, 0.75
 
@@ -187,7 +192,8 @@ class Bm25:
         return rare[:limit]
 
 
-_VECTORS: dict[str, list[float]] = {}  # passage text -> embedding, for the life of the process (worker, LSP)
+_VECTORS: dict[str, list[float]] = {}  # sha1 of a passage -> its embedding, for the life of the process
+_MAX_CACHED = 20000
 
 
 @cache
@@ -197,25 +203,62 @@ def _embedder():
     return E5Embedder(threads=1)
 
 
+def _cache_file() -> Path:
+    """Where vectors of items survive between runs: ``$SAFEREQ_CACHE_DIR``, else the user's cache directory."""
+    base = os.environ.get("SAFEREQ_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "safereq")
+    model = _embedder().model_id.replace("/", "_").replace("@", "_")
+    return Path(base) / f"link-vectors-{model}.json"
+
+
+def _load_cached() -> None:
+    if _VECTORS:
+        return
+    try:
+        data = json.loads(_cache_file().read_text(encoding="utf-8"))
+        if isinstance(data, dict):
+            _VECTORS.update({k: v for k, v in data.items() if isinstance(v, list)})
+    except (OSError, ValueError):
+        pass  # no cache yet, or a broken one: it is rebuilt
+
+
+def _save_cached() -> None:
+    path = _cache_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        keep = dict(list(_VECTORS.items())[-_MAX_CACHED:])
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(keep), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.debug("cannot write the link vector cache %s: %s", path, exc)
+
+
+def _key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
 def meaning_similarity(query: str, texts: dict[str, str]) -> dict[str, float]:
     """Cosine similarity of ``query`` with each text (multilingual e5), or {} when the model is unavailable.
 
-    Vectors are cached per text for the life of the process, so a long-lived worker embeds each item once.
-    ``SAFEREQ_LINK_MEANING=off`` switches it off (then only words are compared).
+    Vectors are cached by content, in the process and in a file in the user's cache directory, so an item is
+    embedded once, not on every request. ``SAFEREQ_LINK_MEANING=off`` switches meaning off.
     """
     if os.environ.get("SAFEREQ_LINK_MEANING", "auto") == "off" or not texts:
         return {}
     from ..knowledge.embeddings import EmbeddingError
 
-    wanted = [t for t in dict.fromkeys([query, *texts.values()]) if t not in _VECTORS]
+    _load_cached()
+    wanted = [t for t in dict.fromkeys([query, *texts.values()]) if _key(t) not in _VECTORS]
     try:
         if wanted:
             for text, vec in zip(wanted, _embedder().embed_passages([f"passage: {t}" for t in wanted])):
-                _VECTORS[text] = vec
+                _VECTORS[_key(text)] = [round(x, 6) for x in vec]
+            _save_cached()
     except EmbeddingError:
         return {}
-    q = _VECTORS[query]
-    return {key: sum(a * b for a, b in zip(q, _VECTORS[text])) for key, text in texts.items()}
+    q = _VECTORS[_key(query)]
+    return {key: sum(a * b for a, b in zip(q, _VECTORS[_key(text)])) for key, text in texts.items()}
 
 
 def _text(it: ItemSummary) -> str:
@@ -295,12 +338,13 @@ def rank_links(view: WorkspaceView, relation: Relation, limit: int | None = 3,
         sib_score, sib_id = max(like, default=(0.0, ""))
         base[it.id] = (prior, text, sib_score, sib_id)
 
-    # Meaning only where words cannot meet: the other language, or no rare shared word at all.
     mine_zh = _is_zh(texts[me.id])
-    # Meaning only where words cannot meet (the other language, or no shared word), and then for every
-    # candidate, so that none gains from being the only one compared by meaning.
+    # Meaning where words cannot meet (the other language, or no shared word), and for a pool small enough to
+    # embed at once (vectors are cached, so only new or changed items cost); then for every candidate, so
+    # that none gains from being the only one compared by meaning.
     always = os.environ.get("SAFEREQ_LINK_MEANING") == "always"
-    needed = always or any(_is_zh(texts[it.id]) != mine_zh or base[it.id][1] == 0.0 for it in pool)
+    needed = always or len(pool) <= int(rules["meaning_pool"]) or any(
+        _is_zh(texts[it.id]) != mine_zh or base[it.id][1] == 0.0 for it in pool)
     meaning_raw = meaning_similarity(texts[me.id], {it.id: texts[it.id] for it in pool}) if needed else {}
     # Cosines of this small model sit high for any two requirements; what counts is how far a candidate
     # stands above the pool's median.
