@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...model.document import Item
 from ...model.ids import is_item_id, kind_prefix
@@ -376,7 +377,7 @@ def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
     (6.9 where clause 6 ends at 6.5). A reference to another edition, or to a document the catalogue does
     not cover, is left alone: nothing here can judge it."""
     from ...knowledge.catalogue import clause_numbers
-    from ...knowledge.clause_ids import normalise_clause, sort_key
+    from ...knowledge.clause_ids import normalise_clause
 
     numbers = clause_numbers()
     for ref in item.clause_refs:
@@ -384,9 +385,9 @@ def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
         if not ref.clause or year is None or (ref.year and ref.year != year) or ref.span is None:
             continue
         clause = normalise_clause(ref.clause)
-        if not _certainly_missing(numbers.titles, ref.document, clause):
+        closest = _missing_clause(ref.document, clause)
+        if closest is None:
             continue
-        closest = _closest_clauses(numbers.titles, ref.document, clause, sort_key)
         fixes = [Fix(f"Write {_ref_text(ref, c)} ({numbers.titles[(ref.document, c)]})",
                      (Edit(item.path, ref.span, _ref_text(ref, c)),), safe=False) for c in closest]
         hint = f"; closest: {', '.join(f'§{c}' for c in closest)}" if closest else ""
@@ -394,6 +395,17 @@ def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
             "trace/unknown-clause", item.path, ref.span,
             f"{ref.raw.strip()}: {ref.document}:{year} has no clause {clause} (not in safereq's clause "
             f"catalogue){hint}", fixes=fixes)
+
+
+@lru_cache(maxsize=4096)
+def _missing_clause(document: str, clause: str) -> tuple[str, ...] | None:
+    """None when the clause may exist; else the closest catalogued clauses (a workspace repeats the same
+    mistyped reference, so each is worked out once)."""
+    from ...knowledge.catalogue import clause_numbers
+    from ...knowledge.clause_ids import sort_key
+
+    titles = clause_numbers().titles
+    return tuple(_closest_clauses(titles, document, clause, sort_key)) if _certainly_missing(titles, document, clause) else None
 
 
 def _certainly_missing(titles: dict[tuple[str, str], str], document: str, clause: str) -> bool:
