@@ -376,8 +376,7 @@ def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
     document, or its parent is catalogued with sub-clauses and it lies past the last of them at depth two
     (6.9 where clause 6 ends at 6.5). A reference to another edition, or to a document the catalogue does
     not cover, is left alone: nothing here can judge it."""
-    from ...knowledge.catalogue import clause_numbers
-    from ...knowledge.clause_ids import normalise_clause
+    from ...workspace.catalogued import clause_numbers, normalise_clause
 
     numbers = clause_numbers()
     for ref in item.clause_refs:
@@ -401,8 +400,7 @@ def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
 def _missing_clause(document: str, clause: str) -> tuple[str, ...] | None:
     """None when the clause may exist; else the closest catalogued clauses (a workspace repeats the same
     mistyped reference, so each is worked out once)."""
-    from ...knowledge.catalogue import clause_numbers
-    from ...knowledge.clause_ids import sort_key
+    from ...workspace.catalogued import clause_numbers, sort_key
 
     titles = clause_numbers().titles
     return tuple(_closest_clauses(titles, document, clause, sort_key)) if _certainly_missing(titles, document, clause) else None
