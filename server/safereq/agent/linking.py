@@ -188,7 +188,8 @@ class Bm25:
         """Shared words that few texts use (at most a share ``cap``), rarest first: what ties ``a`` to ``b``."""
         cap = float(link_rules()["distinctive_share"]) if cap is None else cap
         shared = {t for t in self.counts.get(a, ()) if t in self.counts.get(b, ())}
-        rare = sorted((t for t in shared if self.share.get(t, 1.0) <= cap), key=lambda t: (-self.idf[t], t))
+        rare = sorted((t for t in shared if self.share.get(t, 1.0) <= cap and (len(t) > 2 or not t.isalpha())),
+                      key=lambda t: (-self.idf[t], t))
         return rare[:limit]
 
 
@@ -385,7 +386,12 @@ def rank_links(view: WorkspaceView, relation: Relation, limit: int | None = 3,
             why.append(f"both allocated to {it.allocated_to}")
         pair = f"{kind_prefix(upper.id)} → {kind_prefix(lower.id)}"
         seen = chain.observed.get((kind_prefix(upper.id), kind_prefix(lower.id)), 0)
-        why.append(f"{pair} is how this workspace derives ({seen} links)" if seen else f"{pair} follows the derivation chain")
+        if seen:
+            why.append(f"{pair} is how this workspace derives ({seen} links)")
+        else:
+            usual = sorted(k for (k, low), n in chain.observed.items() if low == kind_prefix(lower.id) and n)
+            why.append(f"{pair} follows the derivation chain" + (
+                f" (this workspace derives {kind_prefix(lower.id)} from {', '.join(usual)} so far)" if usual else ""))
         if asil_note:
             why.append(asil_note)
         out.append(Scored(it, score, "; ".join(why)))
