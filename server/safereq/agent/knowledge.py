@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from ..knowledge.location import IndexLocation, index_location, may_hold_index
 from ..knowledge.types import ClauseText, DocumentInfo, Hit
 
 log = logging.getLogger(__name__)
@@ -148,13 +149,13 @@ class KnowledgeBaseSource:
         return list(self._kb.documents())
 
 
-def open_source(index_dir: Path | None) -> tuple[KnowledgeSource, str]:
+def open_source(index_dir: IndexLocation | None) -> tuple[KnowledgeSource, str]:
     """The knowledge base at ``index_dir`` when one was built there, else the catalogue; and a note saying which."""
-    if index_dir is not None and Path(index_dir).is_dir():
+    if index_dir is not None and may_hold_index(index_location(index_dir)):
         try:
             from ..knowledge import open_knowledge_base
 
-            return KnowledgeBaseSource(open_knowledge_base(Path(index_dir))), f"knowledge base {index_dir}"
+            return KnowledgeBaseSource(open_knowledge_base(index_location(index_dir))), f"knowledge base {index_dir}"
         except Exception as exc:  # an unreadable index must not stop the assistant
             log.warning("cannot open the knowledge base at %s (%s); using the catalogue", index_dir, exc)
     return catalogue_source(), "clause catalogue (no index built: run `safereq index`)"

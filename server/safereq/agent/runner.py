@@ -16,6 +16,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..knowledge.location import IndexLocation
+
 
 class UsageError(Exception):
     """A problem with the command line or its inputs, reported without a traceback (exit status 2)."""
@@ -43,15 +45,15 @@ def _config(start: Path):
         return Config()
 
 
-def _index_dir(args: argparse.Namespace, config) -> Path:
+def _index_dir(args: argparse.Namespace, config) -> IndexLocation:
+    from ..knowledge.location import index_location
     from ..knowledge.paths import default_index_dir
 
     if args.index_dir:
-        return Path(args.index_dir)
+        return index_location(args.index_dir)
     raw = (config.index or {}).get("path")
     if raw and config.source is not None:
-        path = Path(os.path.expanduser(str(raw)))
-        return path if path.is_absolute() else config.source.parent / path
+        return index_location(str(raw), base=config.source.parent)
     return default_index_dir()
 
 

@@ -32,8 +32,9 @@ import os
 import queue
 import sys
 import threading
-from pathlib import Path
 from typing import Any, TextIO
+
+from ..knowledge.location import IndexLocation, index_location
 
 log = logging.getLogger("safereq.agent.worker")
 
@@ -50,7 +51,7 @@ class Worker:
         self._out_lock = threading.Lock()
         self._ws_lock = threading.Lock()
         self.workspace = Workspace()
-        self.index_dir: Path | None = None
+        self.index_dir: IndexLocation | None = None
         self.llm_config: dict[str, Any] = {}
         self.not_modal: dict[str, tuple[str, ...]] = {}  # the project's extra not-modal words by language
         self._assistants: dict[str, Any] = {}
@@ -111,7 +112,7 @@ class Worker:
 
     def configure(self, params: dict[str, Any]) -> None:
         index = params.get("index_dir")
-        self.index_dir = Path(index) if isinstance(index, str) and index else None
+        self.index_dir = index_location(index) if isinstance(index, str) and index else None
         llm = params.get("llm")
         self.llm_config = dict(llm) if isinstance(llm, dict) else {}
         words = params.get("not_modal")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 DAMAGED = 3  # exit code: the index is damaged (the message says whether 'safereq index' or --rebuild repairs it)
@@ -17,7 +18,8 @@ DAMAGED = 3  # exit code: the index is damaged (the message says whether 'safere
 def add_index_options(p: argparse.ArgumentParser) -> None:
     """Options shared by ``index`` and ``search``: where the index is and which embedder built it."""
     p.add_argument("--index-dir", metavar="DIR",
-                   help="index folder (default: $SAFEREQ_INDEX or ./.safereq/index)")
+                   help="index folder or object-store URI, e.g. s3://bucket/prefix (credentials from the "
+                        "environment; default: $SAFEREQ_INDEX or ./.safereq/index)")
     p.add_argument("--embedder", choices=["e5", "openai", "none"],
                    help="embedding backend (default: $SAFEREQ_EMBEDDER or e5, the bundled multilingual model)")
     p.add_argument("--embed-url", metavar="URL", help="OpenAI-compatible base URL for --embedder openai")
@@ -40,11 +42,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _config(args: argparse.Namespace):
+def _config(args: argparse.Namespace, command: str = "index"):
+    """The knowledge settings of this run; exits with a message when the index location cannot be used."""
     from ..knowledge.config import KnowledgeConfig
+    from ..knowledge.location import LocationError
 
-    return KnowledgeConfig.resolve(args.index_dir, embedder=args.embedder, url=args.embed_url,
-                                   model=args.embed_model)
+    try:
+        return KnowledgeConfig.resolve(args.index_dir, embedder=args.embedder, url=args.embed_url,
+                                       model=args.embed_model)
+    except LocationError as exc:
+        print(f"safereq {command}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _progress_bar():
@@ -75,8 +83,6 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.status:
         return _status(config, args.json)
-    from pathlib import Path
-
     from ..knowledge.indexer import index_paths
     from ..knowledge.integrity import IndexDamaged
     from ..knowledge.store import StoreError
@@ -129,7 +135,8 @@ def _status(config, as_json: bool) -> int:
     except StoreError as exc:
         print(f"safereq index: {exc}", file=sys.stderr)
         return 2
-    size = sum(p.stat().st_size for p in config.index_dir.rglob("*") if p.is_file())
+    local = isinstance(config.index_dir, Path)  # an object store is not listed just to add up sizes
+    size = sum(p.stat().st_size for p in config.index_dir.rglob("*") if p.is_file()) if local else None
     if as_json:
         import json
 
@@ -139,7 +146,7 @@ def _status(config, as_json: bool) -> int:
                                                     "sha256": f.content_hash} for f in files]}, indent=2))
         return 0
     print(f"index {config.index_dir}: {sum(f.chunks for f in files)} chunks from {len(files)} file(s), "
-          f"model {model} ({dim}-d), version {version}, {size / 1e6:.1f} MB")
+          f"model {model} ({dim}-d), version {version}" + (f", {size / 1e6:.1f} MB" if size is not None else ""))
     width = max((len(f.source) for f in files), default=10)
     for f in files:
         print(f"  {f.source:<{width}}  {f.document:<16} {f.chunks:>5} chunks  {f.indexed_at}  {f.content_hash[:12]}")

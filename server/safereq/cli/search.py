@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .index import DAMAGED, add_index_options
+from .index import DAMAGED, _config, add_index_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,7 +45,6 @@ def _print_text(hits) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ..knowledge.config import KnowledgeConfig
     from ..knowledge.store import StoreError
 
     if not args.query and not args.queries:
@@ -54,8 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 1:
         print("safereq search: --limit must be at least 1", file=sys.stderr)
         return 2
-    config = KnowledgeConfig.resolve(args.index_dir, embedder=args.embedder, url=args.embed_url,
-                                     model=args.embed_model)
+    config = _config(args, "search")
     from ..knowledge import open_knowledge_base
 
     from ..knowledge.integrity import IndexDamaged

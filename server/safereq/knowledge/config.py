@@ -3,7 +3,7 @@
 Settings come from (highest first) explicit arguments (CLI flags, the language server's configuration),
 environment variables, then defaults. Environment variables:
 
-    SAFEREQ_INDEX              index folder (default: <workspace>/.safereq/index)
+    SAFEREQ_INDEX              index folder or object-store URI (default: <workspace>/.safereq/index)
     SAFEREQ_EMBEDDER           e5 (default) | openai | none
     SAFEREQ_EMBED_URL          OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1
     SAFEREQ_EMBED_MODEL        model name sent to that endpoint
@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .location import IndexLocation, index_location
 from .paths import default_index_dir
 
 
@@ -52,11 +53,11 @@ class EmbedConfig:
 
 @dataclass(frozen=True, slots=True)
 class KnowledgeConfig:
-    index_dir: Path
+    index_dir: IndexLocation
     embed: EmbedConfig = field(default_factory=EmbedConfig)
 
     @classmethod
-    def resolve(cls, index_dir: Path | str | None = None, workspace: Path | None = None,
+    def resolve(cls, index_dir: IndexLocation | str | None = None, workspace: Path | None = None,
                 embedder: str | None = None, **embed_overrides: object) -> KnowledgeConfig:
         """Arguments first, then the environment, then defaults."""
         embed = EmbedConfig.from_env()
@@ -65,5 +66,5 @@ class KnowledgeConfig:
         overrides = {k: v for k, v in embed_overrides.items() if v not in (None, "")}
         if overrides:
             embed = replace(embed, **overrides)  # type: ignore[arg-type]
-        path = Path(index_dir) if index_dir else default_index_dir(workspace)
+        path = index_location(index_dir) if index_dir else default_index_dir(workspace)
         return cls(path, embed)

@@ -102,6 +102,15 @@ def path_jobs(paths: Iterable[Path], document: str | None = None) -> tuple[list[
     return jobs, roots, problems
 
 
+CONFLICT_RETRIES = 3  # runs again after a commit that lost a race with another writer
+
+
+def is_commit_conflict(exc: BaseException) -> bool:
+    """LanceDB refused a commit because another writer committed first (nothing was written; safe to retry)."""
+    text = str(exc).lower()
+    return "commit conflict" in text or "preempted by concurrent transaction" in text
+
+
 class Indexer:
     """Runs index jobs against one index folder with one embedder (loaded lazily, on the first new chunk)."""
 
@@ -115,7 +124,8 @@ class Indexer:
         check_path(config.index_dir)
         self.embedder = make_embedder(config.embed) if embedder == "auto" else embedder
         try:
-            config.index_dir.mkdir(parents=True, exist_ok=True)
+            if isinstance(config.index_dir, Path):  # an object store has no folders to create
+                config.index_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise IndexUnusable(f"cannot create the index folder {config.index_dir}: {exc.strerror or exc}") from None
         self.store = Store(config.index_dir, reader=False)
@@ -133,18 +143,33 @@ class Indexer:
         """Index ``jobs``; a damaged index is first repaired (see :mod:`.integrity`), or rebuilt with ``rebuild``."""
         from .store import StoreError
 
-        started = time.perf_counter()
-        report = IndexReport()
-        try:
-            return self._run(jobs, list(prune_prefixes), force, rebuild, report, started)
-        except StoreError:
-            raise
-        except (OSError, RuntimeError) as exc:  # LanceDB's I/O failures: disk full, permissions, damage
-            from .integrity import REPAIR_HINT, short
+        from .integrity import REPAIR_HINT, short
+        from .store import Store
 
-            log.debug("writing the index failed", exc_info=True)
-            raise StoreError(f"writing the index at {self.config.index_dir} failed: {short(exc)}; {REPAIR_HINT}") \
-                from None
+        started = time.perf_counter()
+        landed: list[str] = []  # files an attempt that then lost a race had already committed
+        for attempt in range(CONFLICT_RETRIES + 1):
+            report = IndexReport()
+            try:
+                done = self._run(jobs, list(prune_prefixes), force, rebuild and attempt == 0, report, started)
+                done.indexed[:0] = [f for f in landed if f not in done.indexed]
+                done.skipped[:] = [f for f in done.skipped if f not in landed]
+                return done
+            except StoreError:
+                raise
+            except (OSError, RuntimeError) as exc:  # LanceDB's I/O failures: disk full, permissions, damage
+                log.debug("writing the index failed", exc_info=True)
+                if not is_commit_conflict(exc):
+                    raise StoreError(f"writing the index at {self.config.index_dir} failed: {short(exc)}; "
+                                     f"{REPAIR_HINT}") from None
+                if attempt == CONFLICT_RETRIES:
+                    raise StoreError(f"another writer kept committing to the index at {self.config.index_dir} "
+                                     f"({short(exc)}); run 'safereq index' again when it is done") from None
+                # Every commit is atomic and the run incremental: running again redoes only what did not land.
+                log.info("another writer committed to %s at the same time; running again", self.config.index_dir)
+                landed += [f for f in report.indexed if f not in landed]
+                self.store = Store(self.config.index_dir, reader=False)
+        raise AssertionError("unreachable")
 
     def _repair(self, rebuild: bool, report: IndexReport) -> bool:
         """Bring a damaged index back to a good state before the run; True if the search index must be rebuilt."""

@@ -14,6 +14,12 @@ Ways back, in the order ``safereq index`` tries them:
 * nothing readable is left: the user is told to run ``safereq index --rebuild``, which removes the table
   folder (``chunks.lance``, ours alone) and builds it from scratch.
 
+On an object store (``s3://…``; see :mod:`.location`) there are no folders to move or probe: the check reads
+the latest version through LanceDB the same way, going back restores the good version as a new version
+(LanceDB's ``restore``, itself a conditional commit, so a reader or another writer never sees a half-state),
+``--rebuild`` drops the table, and the path and write-permission probes are skipped (the store's own error
+is reported on the first write instead).
+
 Problems that are not damage (the index path is a regular file, the folder cannot be written) are reported
 with what to do and never "repaired": safereq does not delete or chmod what it did not create.
 
@@ -29,6 +35,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from .location import IndexLocation, ObjectStoreURI, storage_options
 from .store import META_MODEL, TABLE, StoreError
 
 TABLE_DIR = TABLE + ".lance"
@@ -63,9 +70,12 @@ class Fallback:
 
     version: int
     rows: int
-    quarantine: Path
+    quarantine: Path | None  # None on an object store: the good version was restored as a new one
 
     def describe(self, problem: str) -> str:
+        if self.quarantine is None:
+            return (f"the index was damaged ({problem}); went back to its last good version {self.version} "
+                    f"({self.rows} chunks) by restoring it as the latest version")
         return (f"the index was damaged ({problem}); went back to its last good version {self.version} "
                 f"({self.rows} chunks); the damaged versions were moved to {self.quarantine}")
 
@@ -79,8 +89,10 @@ def short(exc: BaseException) -> str:
     return text.splitlines()[0].strip() if text else type(exc).__name__
 
 
-def path_problem(index_dir: Path) -> str | None:
+def path_problem(index_dir: IndexLocation) -> str | None:
     """Why ``index_dir`` cannot hold an index at all (a file is in the way), or None."""
+    if isinstance(index_dir, ObjectStoreURI):
+        return None
     for p in (index_dir, *index_dir.parents):
         if p.exists() and not p.is_dir():
             return (f"{p} is a regular file, not a folder: move it away, or choose another folder with --index-dir "
@@ -88,14 +100,19 @@ def path_problem(index_dir: Path) -> str | None:
     return None
 
 
-def check_path(index_dir: Path) -> None:
+def check_path(index_dir: IndexLocation) -> None:
     problem = path_problem(index_dir)
     if problem:
         raise IndexUnusable(f"cannot use the index at {index_dir}: {problem}")
 
 
-def check_writable(index_dir: Path) -> None:
-    """Write and remove a probe file, in the index folder and its table folder (a real test, also for root)."""
+def check_writable(index_dir: IndexLocation) -> None:
+    """Write and remove a probe file, in the index folder and its table folder (a real test, also for root).
+
+    Skipped on an object store: a probe object would need delete rights a writer may rightly lack.
+    """
+    if isinstance(index_dir, ObjectStoreURI):
+        return
     for folder in (index_dir, index_dir / TABLE_DIR):
         if not folder.is_dir():
             continue
@@ -128,11 +145,15 @@ def _manifest(table_dir: Path, version: int) -> Path | None:
     return None
 
 
-def read_version(table_dir: Path, version: int | None = None) -> int:
-    """Read every row and column of ``version`` (default: the latest); its row count. Raises on damage."""
+def _dataset(table_dir: IndexLocation, version: int | None = None):
     import lance
 
-    ds = lance.dataset(str(table_dir), version=version)
+    return lance.dataset(str(table_dir), version=version, storage_options=storage_options(table_dir) or None)
+
+
+def read_version(table_dir: IndexLocation, version: int | None = None) -> int:
+    """Read every row and column of ``version`` (default: the latest); its row count. Raises on damage."""
+    ds = _dataset(table_dir, version)
     if META_MODEL not in (ds.schema.metadata or {}):
         raise ValueError("the table has no safereq schema")
     rows = 0
@@ -151,7 +172,7 @@ def _probe_word(table) -> str | None:
     return None
 
 
-def search_index_problem(index_dir: Path) -> str | None:
+def search_index_problem(index_dir: IndexLocation) -> str | None:
     """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for a word it holds)."""
     from .store import Store
 
@@ -170,8 +191,10 @@ def search_index_problem(index_dir: Path) -> str | None:
     return None if hits else "its full-text index finds nothing for words the index holds"
 
 
-def inspect(index_dir: Path) -> Health:
+def inspect(index_dir: IndexLocation) -> Health:
     """The health of the index at ``index_dir`` (reads it all: call once per open or run, not per query)."""
+    if isinstance(index_dir, ObjectStoreURI):
+        return _inspect_remote(index_dir)
     index_dir = Path(index_dir)
     check_path(index_dir)
     table_dir = index_dir / TABLE_DIR
@@ -188,22 +211,46 @@ def inspect(index_dir: Path) -> Health:
         rows = read_version(table_dir)
     except Exception as exc:  # noqa: BLE001 - LanceDB raises assorted types for damaged files
         return Health("damaged", f"version {known[0]} cannot be read: {short(exc)}", known[0])
+    return _with_search_index(index_dir, known[0], rows)
+
+
+def _remote_versions(uri: ObjectStoreURI) -> list[int]:
+    return sorted((int(v["version"]) for v in _dataset(uri / TABLE_DIR).versions()), reverse=True)
+
+
+def _inspect_remote(uri: ObjectStoreURI) -> Health:
+    """:func:`inspect` for an object store: the same reads, through LanceDB only (no folder listing)."""
+    from .store import Store
+
+    if not Store(uri).exists():
+        return Health("missing")
+    try:
+        known = _remote_versions(uri)
+        rows = read_version(uri / TABLE_DIR)
+    except Exception as exc:  # noqa: BLE001 - LanceDB raises assorted types for damaged objects
+        return Health("damaged", f"its latest version cannot be read: {short(exc)}")
+    return _with_search_index(uri, known[0] if known else None, rows)
+
+
+def _with_search_index(index_dir: IndexLocation, version: int | None, rows: int) -> Health:
     try:
         problem = search_index_problem(index_dir)
     except Exception as exc:  # noqa: BLE001
         problem = f"the table cannot be opened ({short(exc)})"
     if problem:
-        return Health("search-index", problem, known[0], rows)
-    return Health("ok", "", known[0], rows)
+        return Health("search-index", problem, version, rows)
+    return Health("ok", "", version, rows)
 
 
-def damaged_message(index_dir: Path, health: Health) -> str:
+def damaged_message(index_dir: IndexLocation, health: Health) -> str:
     hint = REPAIR_HINT if health.state == "damaged" else "run 'safereq index' to build its full-text index again"
     return f"the index at {index_dir} is damaged: {health.problem}; {hint}"
 
 
-def fall_back(index_dir: Path, problem: str) -> Fallback:
+def fall_back(index_dir: IndexLocation, problem: str) -> Fallback:
     """Make the newest fully readable older version the latest (see module docstring); IndexDamaged if none."""
+    if isinstance(index_dir, ObjectStoreURI):
+        return _fall_back_remote(index_dir, problem)
     table_dir = Path(index_dir) / TABLE_DIR
     known = versions(table_dir) if table_dir.is_dir() else []
     for version in known[1:]:
@@ -225,8 +272,31 @@ def fall_back(index_dir: Path, problem: str) -> Fallback:
                        f"{REBUILD_HINT}")
 
 
-def remove_table(index_dir: Path) -> None:
+def _fall_back_remote(uri: ObjectStoreURI, problem: str) -> Fallback:
+    try:
+        known = _remote_versions(uri)
+    except Exception:  # noqa: BLE001 - not even the version list: nothing to go back to
+        known = []
+    for version in known[1:]:
+        try:
+            rows = read_version(uri / TABLE_DIR, version)
+            _dataset(uri / TABLE_DIR, version).restore()
+        except Exception:  # noqa: BLE001 - try the next older one
+            continue
+        return Fallback(version, rows, None)
+    raise IndexDamaged(f"the index at {uri} is damaged ({problem}) and no older version of it can be read; "
+                       f"{REBUILD_HINT}")
+
+
+def remove_table(index_dir: IndexLocation) -> None:
     """For ``--rebuild``: remove the table folder (and earlier quarantined manifests), nothing else."""
+    if isinstance(index_dir, ObjectStoreURI):
+        from .store import Store
+
+        store = Store(index_dir, reader=False)
+        if store.exists():
+            store.db.drop_table(TABLE)
+        return
     for name in (TABLE_DIR, QUARANTINE):
         target = Path(index_dir) / name
         if target.is_dir():

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .location import IndexLocation, index_location
+
 INDEX_DIRNAME = Path(".safereq") / "index"
 # The source name of a shipped corpus file in an index starts with this (``corpora:nhtsa/...``).
 SHIPPED_PREFIX = "corpora:"
@@ -30,9 +32,9 @@ def catalogue_dir() -> Path:
     return corpora_dir() / "catalogue"
 
 
-def default_index_dir(workspace: Path | None = None) -> Path:
-    """``$SAFEREQ_INDEX`` if set, else ``<workspace>/.safereq/index`` (workspace defaults to the current directory)."""
+def default_index_dir(workspace: Path | None = None) -> IndexLocation:
+    """``$SAFEREQ_INDEX`` if set (a folder or an object-store URI), else ``<workspace>/.safereq/index``."""
     env = os.environ.get("SAFEREQ_INDEX")
     if env:
-        return Path(env)
+        return index_location(env)
     return (workspace or Path.cwd()) / INDEX_DIRNAME

@@ -20,8 +20,8 @@ import logging
 import os
 from collections.abc import Iterable
 from datetime import timedelta
-from pathlib import Path
 
+from .location import IndexLocation, index_location, storage_options
 from .types import IndexedFile
 
 os.environ.setdefault("LANCE_LOG", "error")  # Rust WARNs on stderr are noise for the CLI and the LSP log
@@ -67,9 +67,12 @@ def quote(value: str) -> str:
 class Store:
     """The chunks table of one index folder. ``writable`` stores create/replace the table when needed."""
 
-    def __init__(self, index_dir: Path, *, reader: bool = True):
-        self.index_dir = Path(index_dir)
-        kwargs = {"read_consistency_interval": timedelta(0)} if reader else {}
+    def __init__(self, index_dir: IndexLocation | str, *, reader: bool = True):
+        self.index_dir = index_location(index_dir)
+        kwargs: dict = {"read_consistency_interval": timedelta(0)} if reader else {}
+        options = storage_options(self.index_dir)
+        if options:
+            kwargs["storage_options"] = options
         try:
             self.db = lancedb.connect(str(self.index_dir), **kwargs)
         except Exception as exc:  # noqa: BLE001 - lancedb raises assorted types for a bad path
@@ -104,7 +107,10 @@ class Store:
                 return False
             log.warning("index was built with %s (%d-d); rebuilding for %s (%d-d)", have_model, have_dim,
                         model_id, dim)
-        self._table = self.db.create_table(TABLE, schema=make_schema(model_id, dim), mode="overwrite")
+            self._table = self.db.create_table(TABLE, schema=make_schema(model_id, dim), mode="overwrite")
+            return True
+        # exist_ok: a second writer that starts at the same moment opens the first one's table, never replaces it
+        self._table = self.db.create_table(TABLE, schema=make_schema(model_id, dim), exist_ok=True)
         return True
 
     # -- reads -----------------------------------------------------------------------------------------

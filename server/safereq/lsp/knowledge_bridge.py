@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..knowledge.location import may_hold_index
+
 if TYPE_CHECKING:
     from ..knowledge.types import ClauseText
     from ..model.clauses import ClauseRef
@@ -85,7 +87,7 @@ class KnowledgeReader:
         with self._lock:
             if self._path != path:
                 self._reset(path)
-            if self._state == "closed" and path.is_dir():
+            if self._state == "closed" and may_hold_index(path):
                 self._state = "opening"
                 self._loop = asyncio.get_running_loop()
                 threading.Thread(target=self._open, args=(path, self._generation), name="safereq-knowledge",

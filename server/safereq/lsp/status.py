@@ -12,9 +12,9 @@ damaged: the same message ``safereq search`` prints), else null.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..knowledge.location import IndexLocation, ObjectStoreURI
 
 if TYPE_CHECKING:
     from .session import Session
@@ -23,19 +23,26 @@ METHOD = "safereq/status"
 STATES = ("starting", "ready", "indexing", "error")
 
 
-def index_path(session: Session) -> Path:
+def index_path(session: Session) -> IndexLocation:
     """Where the knowledge-base index lives: client setting, then configuration file, then the default."""
+    from ..knowledge.location import index_location
+    from ..knowledge.paths import default_index_dir
+
     raw = session.settings.index.get("path") or session.file_config.index.get("path")
     if raw:
-        path = Path(os.path.expanduser(str(raw)))
-        return path if path.is_absolute() else session.root / path
-    from ..knowledge.paths import default_index_dir
+        return index_location(str(raw), base=session.root)
 
     return default_index_dir(session.root)
 
 
-def has_index(path: Path) -> bool:
-    """A table with at least one version and one data file (cheap: no LanceDB import, two directory listings)."""
+def has_index(path: IndexLocation) -> bool:
+    """A table with at least one version and one data file (cheap: no LanceDB import, two directory listings).
+
+    An object-store index counts as present: asking the store is not cheap, and whether it opens is reported
+    as ``indexProblem`` once the knowledge reader has tried.
+    """
+    if isinstance(path, ObjectStoreURI):
+        return True
     table = path / "chunks.lance"
     try:
         return any((table / "_versions").glob("*.manifest")) and any((table / "data").iterdir())
