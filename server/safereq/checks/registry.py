@@ -37,6 +37,11 @@ class RuleInfo:
     enabled: bool
     summary: str
     fixable: bool
+    # The word lists whose entries the shared scan finds for the rule, and those its code reads itself.
+    lists: tuple[str, ...] = ()
+    raw_lists: tuple[str, ...] = ()
+    # A word-list rule's finding message, with a {word} field (the rule is then data only: see wording.py).
+    message: str | None = None
 
     @property
     def family(self) -> str:
@@ -138,8 +143,28 @@ def rule_infos() -> dict[str, RuleInfo]:
         for name, spec in load_rules_yaml(f"checks/{family}.yaml")["rules"].items():
             rid = f"{family}/{name}"
             infos[rid] = RuleInfo(rid, Severity.parse(spec["severity"]), bool(spec.get("enabled", True)),
-                                  spec["summary"], bool(spec.get("fixable", False)))
+                                  spec["summary"], bool(spec.get("fixable", False)),
+                                  tuple(spec.get("lists", ())), tuple(spec.get("raw-lists", ())),
+                                  spec.get("message"))
     return infos
+
+
+# Lists the text analysis reads for every rule: phrases that cover an entry (analysis/word_lists.py) and
+# words that look like modal verbs but are none (analysis/modal_verbs.py).
+ANALYSIS_LISTS = ("not-in", "not-modal")
+
+
+@cache
+def scanned_lists() -> tuple[str, ...]:
+    """The word lists the shared scan of a statement looks for: those some rule reports entries of."""
+    return tuple(dict.fromkeys(name for info in rule_infos().values() for name in info.lists))
+
+
+@cache
+def word_list_names() -> frozenset[str]:
+    """The word lists a project may extend (``[tool.safereq.words.<lang>] <name> = [...]``): those a rule
+    or the text analysis reads."""
+    return frozenset({*ANALYSIS_LISTS, *(n for i in rule_infos().values() for n in (*i.lists, *i.raw_lists))})
 
 
 @cache
