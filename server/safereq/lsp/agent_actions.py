@@ -116,7 +116,7 @@ class _Progress:
 
 
 def _llm_settings(session: Any) -> dict[str, Any]:
-    return {**(session.file_config.llm or {}), **(session.settings.llm or {})}
+    return {**session.file_config.llm.values(), **session.settings.llm.values()}
 
 
 def _find(session: Any, key: str, item_id: str) -> Item:

@@ -60,15 +60,11 @@ def make_plan(session: Session) -> Plan:
     """The index folder and the extra corpora from the settings (client first, then configuration file)."""
     from .status import index_path
 
-    if "paths" in session.settings.corpora:
-        raw, where = session.settings.corpora["paths"], "the setting safereq.corpora.paths"
+    if session.settings.corpora.paths is not None:
+        raw, where = session.settings.corpora.paths, "the setting safereq.corpora.paths"
     else:
-        raw, where = session.file_config.corpora.get("paths"), "corpora.paths in the configuration file"
-    if raw is None:
-        raw = []
-    elif isinstance(raw, str):
-        raw = [raw]
-    if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
+        raw, where = session.file_config.corpora.paths or [], "corpora.paths in the configuration file"
+    if not all(p.strip() for p in raw):
         raise failed(f"{where} must be a list of file or folder paths, e.g. [\"standards/\"]")
     paths = []
     for p in raw:
