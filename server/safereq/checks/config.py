@@ -25,6 +25,7 @@ for a misspelt name, the closest valid one. Settings from an editor are merged o
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -77,11 +78,29 @@ class Config:
         checks, the EARS hover, the agent)."""
         return tuple(self.extra_words(language, "not-modal"))
 
+    def external(self, item_id: str) -> str | None:
+        """The ``external-ids`` pattern ``item_id`` matches (an item kept outside the workspace), or None."""
+        if not self.external_ids:
+            return None
+        m = _external_regex(self.external_ids).fullmatch(item_id)
+        return m.lastgroup and self.external_ids[int(m.lastgroup[1:])] if m else None
+
+    def external_url(self, item_id: str) -> str | None:
+        """Where the external item ``item_id`` can be looked at (``external-id-url`` with its ID)."""
+        return self.external_id_url.replace("{id}", item_id) if self.external_id_url else None
+
     def merged(self, overrides: dict[str, Any]) -> Config:
         """This configuration with editor settings on top (rules merged key by key)."""
         rules = dict(self.rules)
         rules.update(_expand(validated({"rules": overrides.get("rules") or {}}, None, "").rules))
         return replace(self, rules=rules)
+
+
+@cache
+def _external_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One expression for all ``external-ids`` patterns (``*``: any run of ID characters), a group each."""
+    return re.compile("|".join(f"(?P<p{k}>{re.escape(p).replace(chr(92) + '*', '[A-Za-z0-9._-]*')})"
+                               for k, p in enumerate(patterns)))
 
 
 @cache
@@ -130,8 +149,6 @@ def load_config_file(path: Path) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        import re
-
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else (len(text.rstrip("\n").split("\n")) if "end of document" in str(exc) else None)
         raise ConfigError(path, line, f"invalid TOML: {exc}") from None
