@@ -87,7 +87,7 @@ def test_item_functions_report_only_under_their_topics(root, monkeypatch):
 
     ws = load_workspace(root)
     dispatched = _all_on().check(ws)
-    monkeypatch.setattr(dispatch.ItemPlan, "_choose",
+    monkeypatch.setattr(dispatch.ItemDispatch, "_choose",
                         lambda self, *key: tuple((rule, fn) for rule, fn, _needs in self._fns))
     everything = _all_on().check(load_workspace(root))
     assert everything == dispatched

@@ -10,7 +10,7 @@ per-item half, which the engine runs and caches like an item check, and ``docume
 which runs on every change of the document.
 
 An item function may name the *topics* under which alone it can report (``topics=`` of ``item_check`` and
-``item_part``; plan.py lists them): most items give most rules nothing to say, and a cold check of a large
+``item_part``; engine/dispatch.py lists them): most items give most rules nothing to say, and a cold check of a large
 workspace would otherwise spend its time calling ~25 functions per item to hear so.
 """
 
@@ -100,7 +100,7 @@ def _topics(topics: Iterable[str] | None) -> frozenset[str] | None:
 def item_check(rule_id: str, *, topics: Iterable[str] | None = None) -> Callable[[CheckFn], CheckFn]:
     """``fn(ctx, item)``: depends only on the item itself (cached while the item is unchanged).
 
-    ``topics``: the item topics (plan.py) of which an item must have one for ``fn`` to report anything. The
+    ``topics``: the item topics (engine/dispatch.py) of which an item must have one for ``fn`` to report anything. The
     function still tests its own conditions; a topic list that is too narrow would lose findings.
     """
     return _register("item", rule_id, topics)
