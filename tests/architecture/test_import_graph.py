@@ -26,6 +26,7 @@ ALLOWED = {
     "checks": {"model", "workspace", "impact"},
     "agent": {"model", "workspace", "knowledge", "checks"},
     "report": {"model", "checks"},
+    "fragment": {"model", "workspace", "checks"},
     "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact"},
 }
 
