@@ -25,7 +25,7 @@ STATES = ("starting", "ready", "indexing", "error")
 
 def index_path(session: Session) -> Path:
     """Where the knowledge-base index lives: client setting, then configuration file, then the default."""
-    raw = session.settings.index.get("path") or session.file_config.index.get("path")
+    raw = session.settings.index.path or session.file_config.index.path
     if raw:
         path = Path(os.path.expanduser(str(raw)))
         return path if path.is_absolute() else session.root / path
