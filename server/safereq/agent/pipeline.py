@@ -12,8 +12,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .compose import (answer_llm, answer_offline, derive_llm, derive_offline, links_llm, links_offline,
-                      rebut_llm, rebut_offline)
+from .compose import answer_llm, answer_offline, derive_llm, links_llm, links_offline, rebut_llm
+from .derive import derive_offline
+from .rebut import rebut_offline
 from .context import WorkspaceView
 from .documents import DocumentAgent, route_documents
 from .generate import CancelToken, LLMClient, LLMError, LLMSettings
