@@ -174,7 +174,9 @@ class Assistant:
             except LLMError as exc:
                 notes.append(f"writing: endpoint failed ({exc}); composed offline from the patterns instead")
         if task == "derive":
-            return MODE_OFFLINE, derive_offline(plan, state, view)
+            out, more = derive_offline(plan, state, view)
+            notes.extend(more)
+            return MODE_OFFLINE, out
         if task == "links":
             return MODE_OFFLINE, links_offline(plan, state, view)
         if task == "rebut":
