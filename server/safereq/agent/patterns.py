@@ -77,7 +77,9 @@ class Pattern:
             return False
         if any(s.lower() in (reading.response or ctx.statement).lower() for s in self.skip_if):
             return False
-        if "response" in self.needs and not reading.reusable:
+        if "response" in self.needs and not (reading.reusable and (not reading.negated or ctx.language != "zh")):
+            return False
+        if "positive" in self.needs and reading.negated:
             return False
         if "timing" in self.needs and not reading.timing:
             return False
@@ -178,9 +180,13 @@ def main_signal(statement: str, language: str, others: Iterable[str] = ()) -> st
     return (shared or found)[0]
 
 
-def _monitor(items: Iterable[ItemSummary], language: str) -> str:
-    """A monitoring element that the workspace's own requirements name as their subject, if any."""
-    for it in items:
+def _monitor(items: Iterable[ItemSummary], language: str, ctx: ItemContext, element: str) -> str:
+    """A monitoring element that the workspace's own requirements name as their subject, if any: among the
+    item's children, its siblings (same parent) and the items that name its element."""
+    parents = {p.id for p in ctx.parents}
+    related = [it for it in items if ctx.id in it.parents or parents & set(it.parents)
+               or (element and element.lower() in it.statement.lower())]
+    for it in related:
         r = read_statement(it.statement, language)
         subject = r.subject
         if r.language != language or not subject:
@@ -212,7 +218,7 @@ def slots(ctx: ItemContext, domain: str = "generic", items: Iterable[ItemSummary
     if ctx.allocated_to and generic_subject(reading.subject):
         reading = replace(reading, subject=element)  # "The system shall ..." allocated to the CVC: the CVC acts
     others = [it for it in items if it.id != ctx.id]
-    monitor = _monitor(others, lang)
+    monitor = _monitor(others, lang, ctx, element)
     signal = main_signal(ctx.statement, lang, (f"{it.title} {it.statement}" for it in others))
     values.update({
         "element": element,
@@ -229,8 +235,11 @@ def slots(ctx: ItemContext, domain: str = "generic", items: Iterable[ItemSummary
     if reading.timing:
         values["deadline"] = re.sub(r"^(?:within\s+|在)|内$", "", reading.timing).strip()
     if reading.reusable:
-        values["response"] = reading.response
         values["violation"] = violation(reading, element)
+        if not reading.negated:
+            values["response"] = reading.response
+        elif lang == "en":
+            values["response"] = f"not {reading.response}"  # "shall {response}" keeps "shall not ..."
     return values
 
 

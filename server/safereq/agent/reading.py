@@ -131,6 +131,9 @@ def read_statement(statement: str, language: str) -> Reading:
         s_start, s_end = sentence_at(text, 0)
         sentence = _clean(text[s_start:s_end])
         first = _first_verb(sentence) if lang == "en" else ""
+        words = sentence.split()
+        if first and len(words) > 1 and words[1][:1].isupper() and not words[1].isupper():
+            first = ""  # "Brake Controller Operational Monitoring" is a name, not an imperative
         response = (sentence[0].lower() + sentence[1:]) if first and sentence else ""
         timing = timing_re.search(response)
         return Reading(lang, response=response, verb=first, timing=timing.group(0) if timing else "")
@@ -144,6 +147,8 @@ def read_statement(statement: str, language: str) -> Reading:
         after = re.sub(r"^\s*not\b", "", after) if verb.negated else after
         response = _clean(after)
         subject = _LEAD.sub("", re.split(r",\s*|\bthen\s+", subject)[-1].strip())
+        if len(subject) > 1 and subject[0].isupper() and subject[1].islower():
+            subject = subject[0].lower() + subject[1:]  # "Single-point failures" starts the sentence only
         first = _first_verb(response)
     else:
         response = _clean(after)
