@@ -121,7 +121,7 @@ def judge(record: dict, item, catalogue) -> list[dict]:
     """Each suggestion of ``record`` with the criteria it fails (``item`` is the development item)."""
     from safereq.agent.compose import asils_acceptable
     from safereq.agent.selfcheck import Draft, findings
-    from safereq.checks.modal_verbs import modal_verbs
+    from safereq.checks.analysis.modal_verbs import modal_verbs
 
     suggestions = record["suggestions"]
     lang = "zh" if re.search(r"[\u4e00-\u9fff]", item.statement) else "en"

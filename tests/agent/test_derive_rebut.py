@@ -21,7 +21,7 @@ from safereq.agent.pipeline import AgentRequest, Assistant
 from safereq.agent.plan import deterministic_plan
 from safereq.agent.reading import read_statement
 from safereq.agent.selfcheck import Draft, findings
-from safereq.checks.modal_verbs import modal_verbs
+from safereq.checks.analysis.modal_verbs import modal_verbs
 from safereq.workspace import Workspace
 
 DOC = """# Requirements

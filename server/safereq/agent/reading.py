@@ -1,8 +1,8 @@
 """What a requirement statement says: its conditions, subject, modal verb, negation and response.
 
 The offline assistant builds derived requirements and rebuttals from these parts, so it must read them the
-way the checks do: the modal verb and its negation come from ``checks.modal_verbs``, the EARS conditions and
-where the subject starts from ``checks.ears``. A response is only reused in a new sentence when it starts with
+way the checks do: the modal verb and its negation come from ``checks.analysis.modal_verbs``, the EARS conditions
+and where the subject starts from ``checks.families.ears``. A response is only reused in a new sentence when it starts with
 a verb (rules/patterns/reading.yaml); an imperative statement without a modal verb ("Detect all electronic
 faults ...", as many published requirement sets write them) is read as a response without a subject.
 """
@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks.ears import classify_ears
-from ..checks.modal_verbs import main_verb, modal_verbs
-from ..checks.statements import sentence_at
+from ..checks import classify_ears
+from ..checks.analysis.modal_verbs import main_verb, modal_verbs
+from ..checks.analysis.statements import sentence_at
 from ..data import load_rules_yaml
 
 _LEAD = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)

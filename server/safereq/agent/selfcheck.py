@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks.config import Config
-from ..checks.engine import Checker
+from ..checks import Checker, Config
 from ..workspace import Workspace
 
 PATH = "<suggestion>"

@@ -146,7 +146,7 @@ def rule_infos() -> dict[str, RuleInfo]:
 def checks() -> dict[str, Check]:
     """Every check function, by rule id (importing the family modules registers them)."""
     for family in FAMILIES:
-        import_module(f"{__package__}.{family}")
+        import_module(f"{__package__}.families.{family}")
     out = dict(_CHECKS)
     for rule_id, (fn, topics) in _ITEM_PARTS.items():
         check = out.get(rule_id)

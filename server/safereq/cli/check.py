@@ -131,7 +131,7 @@ def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
 def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, dict[str, Severity | None]]:
     """The configuration with --select, --ignore and --rule on top, plus the io rules' severities."""
     from ..checks.findings import Severity
-    from ..checks.io import io_rule_infos
+    from ..checks import io_rule_infos
     from ..checks.registry import rule_infos
 
     known = rule_infos()
@@ -174,8 +174,8 @@ def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, 
 def _run(args: argparse.Namespace) -> int:
     from ..checks.engine import Checker
     from ..checks.findings import Severity
-    from ..checks.io import all_rule_infos, io_findings
-    from ..checks.parallel import default_jobs, parse_and_check
+    from ..checks import all_rule_infos, io_findings
+    from ..checks import default_jobs, parse_and_check
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
@@ -278,7 +278,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
     named on standard error. Fixes are re-planned after each round because applying one can make another
     (which overlapped it) applicable, or unnecessary.
     """
-    from ..checks.apply import apply_edits, plan_fixes
+    from ..checks import apply_edits, plan_fixes
     from ..workspace.loader import ChangedOnDisk, write_source
 
     sources = dict(loaded.by_path)

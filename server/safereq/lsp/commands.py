@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import agent_bridge
+from .command_names import SHOW_TRACE
 from .errors import invalid
 
 if TYPE_CHECKING:
     from .server import SafereqServer
 
-SHOW_TRACE = "safereq.showTrace"
 COMMANDS = (SHOW_TRACE, *agent_bridge.COMMANDS)
 
 

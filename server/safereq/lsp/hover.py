@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..checks.ears import describe_ears
+from ..checks import describe_ears
 from ..model.ranges import Span
 from ..workspace.facts import explain_asil, sec_classes, stated_asil
 from ..workspace.lookup import AsilAt, ClassAt, ClauseAt, IdAt, KeyAt, element_at

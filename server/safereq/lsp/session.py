@@ -17,7 +17,7 @@ from typing import Any
 from ..checks.config import Config, ConfigError, load_config
 from ..checks.engine import Checker
 from ..checks.findings import Finding, Severity
-from ..checks.io import io_findings, io_rule_infos
+from ..checks import io_findings, io_rule_infos
 from ..checks.registry import rule_infos
 from ..model.document import Document
 from ..model.vocabulary import load_vocabulary
@@ -124,7 +124,7 @@ class Session:
         self._apply()
 
     def _take_io_setting(self, rule_id: str, value: Any) -> None:
-        """The io/* rules are not in the check registry (see checks/io.py), so they are validated here."""
+        """The io/* rules are not in the check registry (see checks/families/io.py), so they are validated here."""
         text = str(value).strip().lower()
         if text not in ("off", "on"):
             try:

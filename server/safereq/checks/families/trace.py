@@ -16,16 +16,16 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 
-from ..model.document import Item
-from ..model.ids import is_item_id, kind_prefix
-from ..model.ranges import Span
-from ..workspace import Workspace
-from ..workspace.asil import excerpt
-from ..workspace.facts import sec_classes
-from ..workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix, Related
-from .registry import item_check, workspace_check
+from ...model.document import Item
+from ...model.ids import is_item_id, kind_prefix
+from ...model.ranges import Span
+from ...workspace import Workspace
+from ...workspace.asil import excerpt
+from ...workspace.facts import sec_classes
+from ...workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related
+from ..registry import item_check, workspace_check
 
 # The kind categories a link under each key is expected to reach (used to rank spelling suggestions).
 EXPECTED = {"derived-from": ("safety-goal", "safety-requirement", "requirement", "claim"),

@@ -17,40 +17,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import compress
 from operator import is_, is_not
 from typing import Any, NamedTuple
 
-from ..model.document import Document, HaraRow, Item
-from ..model.ranges import Span, new_tuple
-from ..model.sections import LineChange
-from ..workspace import Workspace
-from .config import Config
-from .findings import Edit, Finding, Fix, Related, Severity
-from .registry import CheckFn, RuleInfo, checks, rule_infos
+from ...model.document import Document, HaraRow, Item
+from ...model.ranges import Span, new_tuple
+from ...model.sections import LineChange
+from ...workspace import Workspace
+from ..config import Config
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related, Severity
+from ..registry import CheckFn, RuleInfo, checks, rule_infos
+from .dispatch import ItemPlan
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass
-class CheckContext:
-    """What a check function may use: the workspace, the configuration and a way to build findings.
-
-    ``memo`` is scratch space shared by the checks of one run, for analyses that several rules need
-    (e.g. the modal-verb scan of a statement); keys should start with the family name.
-    """
-
-    workspace: Workspace
-    config: Config
-    severities: dict[str, Severity]
-    memo: dict[Any, Any] = field(default_factory=dict)
-
-    def finding(
-        self, rule: str, path: str, span: Span, message: str, *, fixes: Iterable[Fix] = (),
-        related: Iterable[Related] = (), tags: Iterable[str] = (),
-    ) -> Finding:
-        return Finding(rule, self.severities[rule], message, path, span, tuple(fixes), tuple(related), frozenset(tags))
 
 
 def _moved(finding: Finding, lines: int) -> Finding:
@@ -142,8 +124,6 @@ class Checker:
         item_fns = [(c.rule, c.fn, c.topics) for c in active if c.scope == "item"]
         item_fns += [(c.rule, c.item_fn, c.topics) for c in active if c.scope == "document" and c.item_fn is not None]
         self._item_fns: list[tuple[str, CheckFn]] = [(rule, fn) for rule, fn, _topics in item_fns]
-        from .plan import ItemPlan  # here, not at the top: plan.py reads this module's CheckContext
-
         self._item_plan = ItemPlan(item_fns)
         self._document_fns = [(c.rule, c.fn) for c in active if c.scope == "document"]
         self._workspace_fns = [(c.rule, c.fn) for c in active if c.scope == "workspace"]
