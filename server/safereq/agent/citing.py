@@ -37,8 +37,9 @@ def _is_definition(e: Evidence) -> bool:
 
 
 def topical_score(e: Evidence, topic: Iterable[str]) -> int:
-    """How much ``e`` is about ``topic``: 3 per phrase in its title, 1 per phrase in its text; 0 for general
-    clauses and for definitions whose term is not one of the phrases."""
+    """How much ``e`` is about ``topic``: 3 per phrase in its title, 1 per phrase in its text (where two
+    phrases, or one phrase of several words, must occur); 0 for general clauses and for definitions whose
+    term is not one of the phrases."""
     title = (e.title or "").strip()
     if not e.clause or title.lower() in _uncitable():
         return 0
@@ -46,9 +47,10 @@ def topical_score(e: Evidence, topic: Iterable[str]) -> int:
     in_title = sum(_mentions(title, p) for p in phrases)
     if _is_definition(e) and not any(title.lower().startswith(p.lower()) for p in phrases):
         return 0  # a definition counts only when its term is one of the phrases
-    in_text = sum(_mentions(e.text, p) for p in phrases)
-    score = _TITLE_WEIGHT * in_title + in_text
-    return score if in_title or in_text >= 2 else 0
+    in_text = [p for p in phrases if _mentions(e.text, p)]
+    score = _TITLE_WEIGHT * in_title + len(in_text)
+    specific = len(in_text) >= 2 or any(" " in p for p in in_text)  # two phrases, or one of several words
+    return score if in_title or specific else 0
 
 
 def about(state: LoopState, topic: Iterable[str], query: str, documents: Iterable[str] = ()) -> list[Citation]:

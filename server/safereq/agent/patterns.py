@@ -298,10 +298,12 @@ def text_for(pattern: Pattern, field: dict[str, str] | None, ctx: ItemContext) -
     return field.get("zh" if ctx.language == "zh" else "en", "")
 
 
-def examples_for(pattern: Pattern, ctx: ItemContext, values: dict[str, str], domain: str) -> list[str]:
-    """The pattern's example conditions that fit the item, filled, best first: an example's cues must occur
+def examples_for(pattern: Pattern, ctx: ItemContext, values: dict[str, str],
+                 domain: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The pattern's example conditions that fit the item, filled, best first, each with the topic its
+    citation must be about (the example's own ``topic``, else the pattern's): an example's cues must occur
     in the item (if it has any), its domains include the item's (if it names any), and its slots be filled;
-    ties go to the one sharing most words with the item."""
+    ties go to the one with most cues in the item."""
     raw = (pattern.examples or {}).get("zh" if ctx.language == "zh" else "en") or []
     words = item_words(ctx)
     scored = []
@@ -318,5 +320,6 @@ def examples_for(pattern: Pattern, ctx: ItemContext, values: dict[str, str], dom
         if text is None:
             continue
         hits = sum(_has_cue(words, c) for c in cues)
-        scored.append((-hits, i, text))
-    return [t for _, _, t in sorted(scored)]
+        topic = tuple(str(t) for t in ex.get("topic", ())) or pattern.topic
+        scored.append((-hits, i, text, topic))
+    return [(t, topic) for _, _, t, topic in sorted(scored)]

@@ -1,10 +1,11 @@
 """What a requirement statement says: its conditions, subject, modal verb, negation and response.
 
 The offline assistant builds derived requirements and rebuttals from these parts, so it must read them the
-way the checks do: the modal verb and its negation come from ``checks.analysis.modal_verbs``, the EARS conditions
-and where the subject starts from ``checks.families.ears``. A response is only reused in a new sentence when it starts with
-a verb (rules/patterns/reading.yaml); an imperative statement without a modal verb ("Detect all electronic
-faults ...", as many published requirement sets write them) is read as a response without a subject.
+way the checks do: the modal verb and its negation come from ``checks.analysis.modal_verbs``, the EARS
+conditions and where the subject starts from ``checks.families.ears``. A response is only reused in a new
+sentence when it starts with a verb (rules/patterns/reading.yaml); an imperative statement without a modal
+verb ("Detect all electronic faults ...", as many published requirement sets write them) is read as a
+response without a subject.
 """
 
 from __future__ import annotations
@@ -147,7 +148,8 @@ def read_statement(statement: str, language: str) -> Reading:
         after = re.sub(r"^\s*not\b", "", after) if verb.negated else after
         response = _clean(after)
         subject = _LEAD.sub("", re.split(r",\s*|\bthen\s+", subject)[-1].strip())
-        if len(subject) > 1 and subject[0].isupper() and subject[1].islower():
+        first_word = subject.split()[0] if subject.split() else ""
+        if len(first_word) > 1 and first_word[0].isupper() and first_word[1:].replace("-", "").islower():
             subject = subject[0].lower() + subject[1:]  # "Single-point failures" starts the sentence only
         first = _first_verb(response)
     else:

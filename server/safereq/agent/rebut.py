@@ -31,12 +31,13 @@ def rebut_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[li
         if not examples or not template:
             notes.append(f"{p.category}: no example condition fits {ctx.id}; not suggested")
             continue
-        statement = try_fill(template, {**values, "condition": examples[0]})
+        condition, topic = examples[0]
+        statement = try_fill(template, {**values, "condition": condition})
         if statement is None:
             continue
-        cites = about(state, p.topic, f"{p.query} {statement}", {h[0] for h in map(hint, p.clauses) if h})
+        cites = about(state, topic, f"{p.query} {statement}", {h[0] for h in map(hint, p.clauses) if h})
         if not cites:
-            notes.append(f"{p.category}: no clause in the index is about {', '.join(p.topic[:3])}; not suggested")
+            notes.append(f"{p.category}: no clause in the index is about {', '.join(topic[:3])}; not suggested")
             continue
         out.append(Rebuttal(p.category, statement, ctx.id, cites, p.id,
                             try_fill(text_for(p, p.mitigation, ctx), values) or ""))
