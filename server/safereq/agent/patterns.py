@@ -88,6 +88,26 @@ class Pattern:
         return True
 
 
+    def hints(self, ctx: ItemContext) -> tuple[str, ...]:
+        """The clauses to read for ``ctx``: those of the example that fits it best (rebuttals), then the
+        pattern's own, two at most (the loop's hop budget is shared by all patterns)."""
+        if not self.examples:
+            return self.clauses[:2]
+        reading = read_statement(ctx.statement, ctx.language)
+        domain = domain_of(ctx, reading)
+        lang = "zh" if ctx.language == "zh" else "en"
+        values = slots(ctx, domain)
+        best = examples_for(self, ctx, values, domain)
+        raw = {str(ex.get("text")): ex for ex in (self.examples.get(lang) or []) if isinstance(ex, dict)}
+        own: tuple[str, ...] = ()
+        if best:
+            for text, ex in raw.items():
+                if try_fill(text, values) == best[0][0]:
+                    own = tuple(str(c) for c in ex.get("clauses", ()))
+                    break
+        return tuple(dict.fromkeys([*own, *self.clauses]))[:2]
+
+
 def _has_cue(words: str, cue: str) -> bool:
     c = cue.lower()
     if re.search(r"[\u3400-\u9fff]", c) or not c[:1].isalnum():
@@ -257,7 +277,7 @@ def violation(reading: Reading, element: str) -> str:
         return f"{lead}{core}"
     actor_is_subject = bool(reading.subject) and (reading.negated or not not_an_element(reading.subject))
     actor = reading.subject if actor_is_subject else element
-    plural = reading.plural if actor_is_subject else False
+    plural = reading.plural if actor_is_subject else replace(reading, subject=element).plural or " and " in element
     the = "" if actor_is_subject and plural else "the "
     if reading.negated:
         core = f"{the}{actor} {reading.response if plural else third_person(reading.response)}"

@@ -163,7 +163,7 @@ def deterministic_plan(task: str, ctx: ItemContext | None, question: str, indexe
                                   _default_document(ctx))
     clauses = [ClauseTarget(document=r.document, clause=r.clause, reason=f"referenced ({r.how})") for r in resolved]
     for p in pats:
-        for raw in p.clauses:
+        for raw in p.hints(ctx) if ctx else p.clauses:
             h = hint(raw)
             if h:
                 clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"pattern {p.id}"))
