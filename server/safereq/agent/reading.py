@@ -119,8 +119,10 @@ def _clean(text: str) -> str:
     return text.strip().rstrip(".;:。；").strip()
 
 
+@lru_cache(maxsize=4096)
 def read_statement(statement: str, language: str) -> Reading:
-    """The parts of ``statement`` (``language`` "en" or "zh")."""
+    """The parts of ``statement`` (``language`` "en" or "zh"); cached, as the planner, the patterns and the
+    composers all ask for the same statement."""
     text = " ".join(statement.split())
     if not text:
         return Reading(language)
