@@ -20,10 +20,12 @@ ALLOWED = {
     "model": set(),
     "knowledge": {"model"},
     "workspace": {"model", "knowledge"},
-    "checks": {"model", "workspace"},
+    "impact": {"model", "workspace"},
+    "checks": {"model", "workspace", "impact"},
     "agent": {"model", "workspace", "knowledge", "checks"},
     "report": {"model", "checks"},
-    "lsp": {"model", "workspace", "knowledge", "checks", "agent"},
+    "fragment": {"model", "workspace", "checks"},
+    "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact"},
 }
 
 

@@ -356,3 +356,7 @@ def _uncovered(ctx: CheckContext, event_id: str, level: str | None, path: str, s
         "trace/uncovered-hazard", path, span,
         f"Hazardous event {event_id}{asil} is not covered by any safety goal: name a goal in the HARA's "
         f"safety-goal column or list {event_id} under a goal's 'Hazard:'")
+
+
+# trace/suspect-link compares links with the review file; it has a module of its own (families/suspect.py).
+from . import suspect  # noqa: E402,F401  (importing it registers the rule)
