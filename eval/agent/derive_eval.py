@@ -80,13 +80,17 @@ def baseline(cache: Path, index_dir: str | None, rev: str) -> list[dict]:
     """``emit`` run by safereq at ``rev`` (its server/, rules/ and catalogue from `git archive`)."""
     with tempfile.TemporaryDirectory(prefix="safereq-baseline-") as tmp:
         archive = Path(tmp) / "rev.tar"
-        subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "server", "rules", "corpora/catalogue"],
-                       check=True)
+        made = subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "server", "rules",
+                               "corpora/catalogue"], capture_output=True, text=True)
+        if made.returncode != 0:
+            raise SystemExit(f"cannot read revision {rev} (use --no-baseline to skip it): {made.stderr.strip()}")
         with tarfile.open(archive) as tar:
             tar.extractall(tmp, filter="data")
         env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "server")}
         args = [sys.executable, str(Path(__file__)), "--emit", str(cache)] + (["--index-dir", index_dir] if index_dir else [])
-        run = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+        run = subprocess.run(args, env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise SystemExit(f"baseline at {rev} failed (use --no-baseline to skip it):\n{run.stderr[-2000:]}")
         return json.loads(run.stdout)
 
 
