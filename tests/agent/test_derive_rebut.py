@@ -64,6 +64,12 @@ When a fault is detected, the torque arbiter shall set the torque request to zer
 
 - ASIL: D
 
+## FSR-13: Brake Controller Operational Monitoring
+Brake Controller Operational Monitoring.
+
+- ASIL: B
+- Allocated to: brake controller
+
 ## FSR-12: 尽快停止
 当检测到故障时，扭矩仲裁器应尽快将扭矩请求降为零。
 
@@ -120,6 +126,12 @@ def test_derive_keeps_the_negation(run):
     assert out
     assert not any(re.search(r"shall (?!not\b)(?:\w+ )?cause loss of steering control", t) for t in out)
     assert any("single-point failures cause loss of steering control" in t.lower() for t in out)
+
+
+def test_a_name_is_never_read_as_a_verb(run):
+    out = texts(run("derive", "FSR-13"))
+    assert out and not any("does not brake" in t or "not brake controller" in t.lower() for t in out)
+    assert any("FSR-13" in t for t in out)  # the fallback names the item instead of copying its words
 
 
 def test_domain_and_nature_choose_the_patterns(workspace):
