@@ -56,6 +56,9 @@ class Reading:
         condition of its own ("stop ... if a pedestrian is ..." would nest one condition in another)."""
         if not self.response or not (self.verb or self.language == "zh"):
             return False
+        last = self.response.split()[-1].lower().strip(",;:") if self.language == "en" else ""
+        if last in {str(w) for w in _data()["dangling-ends"]}:
+            return False  # cut off before a list: "... a header consisting of"
         inner = [str(w) for w in _data()["inner-conditions"]]
         if self.language == "zh":
             return not any(w in self.response for w in inner if re.search(r"[\u3400-\u9fff]", w))
