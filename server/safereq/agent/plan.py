@@ -170,8 +170,8 @@ def deterministic_plan(task: str, ctx: ItemContext | None, question: str, indexe
             if h:
                 clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"pattern {p.id}"))
     if task == "links" and ctx is not None:  # the clauses an item of its kind is specified under
-        for hint in load_rules_yaml("links.yaml")["kind_clauses"].get(kind_prefix(ctx.id), []):
-            h = _hint(hint)
+        for raw in load_rules_yaml("links.yaml")["kind_clauses"].get(kind_prefix(ctx.id), []):
+            h = hint(raw)
             if h:
                 clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"usual for {kind_prefix(ctx.id)}"))
     if task == "ask":
