@@ -6,9 +6,9 @@ checkout (editable install) they are the repository's ``corpora/`` folder. ``SAF
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from ..config import Environment
 from .location import IndexLocation, index_location
 
 INDEX_DIRNAME = Path(".safereq") / "index"
@@ -18,7 +18,7 @@ SHIPPED_PREFIX = "corpora:"
 
 def corpora_dir() -> Path:
     """The folder that holds ``manifest.yaml``, the shipped texts and ``catalogue/``."""
-    env = os.environ.get("SAFEREQ_CORPORA")
+    env = Environment.read().corpora
     if env:
         return Path(env)
     package = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ def catalogue_dir() -> Path:
 
 def default_index_dir(workspace: Path | None = None) -> IndexLocation:
     """``$SAFEREQ_INDEX`` if set (a folder or an object-store URI), else ``<workspace>/.safereq/index``."""
-    env = os.environ.get("SAFEREQ_INDEX")
+    env = Environment.read().index
     if env:
         return index_location(env)
     return (workspace or Path.cwd()) / INDEX_DIRNAME

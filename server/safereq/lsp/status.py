@@ -28,7 +28,7 @@ def index_path(session: Session) -> IndexLocation:
     from ..knowledge.location import index_location
     from ..knowledge.paths import default_index_dir
 
-    raw = session.settings.index.get("path") or session.file_config.index.get("path")
+    raw = session.settings.index.path or session.file_config.index.path
     if raw:
         return index_location(str(raw), base=session.root)
 
