@@ -99,7 +99,7 @@ class Publisher:
         self._edited: set[str] = set()
         self._published: dict[str, list[Finding]] = {}
         self._cache: dict[str, dict[int, tuple[Finding, dict[str, Any]]]] = {}
-        self._config_uri: str | None = None
+        self._config_uris: set[str] = set()  # the configuration files that have diagnostics now
         self.timings: list[float] = []  # seconds of work per flush, for benchmarks and the debug log
 
     @property
@@ -179,18 +179,27 @@ class Publisher:
         self._edited.add(key)
 
     def publish_config_error(self) -> None:
-        """A configuration file error as a diagnostic on that file, at the offending line (or cleared)."""
-        err = self.server.session.config_error
-        old = self._config_uri
-        uri = uri_of(os.path.abspath(err.path)) if err is not None and err.path is not None else None
-        if old and old != uri:
-            self._send(old, [])
-        if uri is not None and err is not None:
+        """Each configuration file's error as a diagnostic on that file, at the offending line (or cleared).
+
+        One file per workspace folder (folders.py): an error is an Error; [kinds] a folder cannot use, a Warning.
+        """
+        session = self.server.session
+        errors = list(session.config_errors) or ([session.config_error] if session.config_error else [])
+        by_uri: dict[str, list[dict[str, Any]]] = {}
+        for err in errors:
+            if err.path is None:
+                continue
             line = max(0, (err.line or 1) - 1)
-            self._send(uri, [{"range": {"start": {"line": line, "character": 0}, "end": {"line": line + 1, "character": 0}},
-                              "message": err.message, "severity": int(types.DiagnosticSeverity.Error),
-                              "code": "config", "source": SOURCE}])
-        self._config_uri = uri
+            unused_kinds = bool(session.folder_configs) and all(err is not c.error for c in session.folder_configs)
+            severity = types.DiagnosticSeverity.Warning if unused_kinds else types.DiagnosticSeverity.Error
+            by_uri.setdefault(uri_of(os.path.abspath(err.path)), []).append(
+                {"range": {"start": {"line": line, "character": 0}, "end": {"line": line + 1, "character": 0}},
+                 "message": err.message, "severity": int(severity), "code": "config", "source": SOURCE})
+        for old in self._config_uris - set(by_uri):
+            self._send(old, [])
+        for uri, diagnostics in by_uri.items():
+            self._send(uri, diagnostics)
+        self._config_uris = set(by_uri)
 
     def _send(self, uri: str, diagnostics: list[dict[str, Any]], version: int | None = None) -> None:
         params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}

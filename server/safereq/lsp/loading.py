@@ -63,7 +63,7 @@ async def _warm_up_checks(ls: SafereqServer) -> None:
     session = ls.session
     for path in sorted(session.workspace.documents):
         if path in session.workspace.documents:
-            session.checker.check(session.workspace, [path])
+            session.checker_for(path).check(session.workspace, [path])
         await asyncio.sleep(0)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..checks.config import Config, ConfigError, load_config
+from ..checks.config import Config, ConfigError
 from ..config import CorporaSettings, EditorSettings, IndexSettings, LLMConfig, closest
 from ..config.model import problems
 from ..checks.engine import Checker
@@ -26,8 +26,9 @@ from ..checks.registry import rule_infos
 from ..model.document import Document
 from ..model.vocabulary import load_vocabulary
 from ..workspace import Workspace
-from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, SourceFile, is_markdown, read_source
+from ..workspace.loader import DEFAULT_MAX_BYTES, LoadProblem, SourceFile, is_markdown, read_source
 from .documents import OpenDocument
+from .folders import FolderConfig, FolderExcluders, folder_of, kind_conflicts, primary_kinds
 from .positions import Codec, normalise, split_lines
 from .uris import is_path, key_of, uri_of
 
@@ -67,7 +68,11 @@ class Session:
         self.open: dict[str, OpenDocument] = {}
         self.ignored: set[str] = set()  # open buffers that are not Markdown: tracked, never checked
         self.file_config = Config()
-        self.config_error: ConfigError | None = None
+        self.config_error: ConfigError | None = None  # the first folder's
+        self.config_errors: list[ConfigError] = []  # every folder's, and [kinds] that are not used
+        self.folder_configs: list[FolderConfig] = []
+        self._folder_checkers: list[tuple[Config, Checker]] = []  # effective config and checker, by folder
+        self._kinds = None
         self.settings = Settings()
         self.setting_problems: list[str] = []
         self.config = Config()
@@ -77,7 +82,6 @@ class Session:
         self.loaded = False
         self.max_bytes = DEFAULT_MAX_BYTES
         self._dirty: set[str] = set()
-        self._excluder: Excluder | None = None
         self._lines: dict[str, tuple[Document, list[str]]] = {}
         self._checked: tuple[int, Checker, int, dict[str, list[Finding]]] | None = None
         self._problem_generation = 0
@@ -92,18 +96,16 @@ class Session:
         return self.folders[0] if self.folders else Path.cwd()
 
     def load_configuration(self) -> None:
-        """(Re)read the configuration file; on error keep the defaults and remember the error to report it."""
-        old_kinds = self.file_config.kinds
-        try:
-            self.file_config = load_config(self.root)
-            self.config_error = None
-        except ConfigError as exc:
-            log.warning("configuration error: %s", exc)
-            self.file_config = Config()
-            self.config_error = exc
-        base = self.file_config.source.parent if self.file_config.source else self.root
-        self._excluder = Excluder(self.file_config.exclude, base)
-        if self.file_config.kinds != old_kinds:
+        """(Re)read every folder's configuration file (see folders.py); a broken one leaves that folder on the
+        defaults and is remembered to be reported on its file. The first folder's is ``file_config``."""
+        old_kinds = self._kinds
+        self.folder_configs = [FolderConfig.load(folder) for folder in (self.folders or [self.root])]
+        primary = self.folder_configs[0]
+        self.file_config, self.config_error = primary.file_config, primary.error
+        self.config_errors = [c.error for c in self.folder_configs if c.error is not None]
+        self.config_errors += kind_conflicts(self.folder_configs)
+        self._kinds = primary_kinds(self.folder_configs)
+        if self._kinds != old_kinds:
             self._rebuild_workspace()
         self._apply()
         self.reload_review()
@@ -122,7 +124,8 @@ class Session:
         except ReviewStateError as exc:
             log.warning("review file: %s", exc)
             self.review, self.review_error = None, str(exc)
-        self.checker.set_review(self.review)
+        for _config, checker in self._folder_checkers:
+            checker.set_review(self.review)
         self._checked = None
 
     def apply_settings(self, raw: Any) -> None:
@@ -179,21 +182,27 @@ class Session:
         An unchanged configuration keeps the checker and its caches: editors re-send settings often (VS Code
         on every settings edit anywhere), and a new checker means checking every document again.
         """
-        try:
-            config = self.file_config.merged({"rules": self.settings.rules})
-        except ConfigError as exc:  # validated entry by entry already; defensive
-            self.setting_problems.append(str(exc))
-            config = self.file_config
-        if config != self.config:
-            self.config = config
-            self.checker = Checker(config)
-            self.checker.set_review(self.review)
+        checkers: list[tuple[Config, Checker]] = []
+        for i, folder in enumerate(self.folder_configs or [None]):
+            file_config = folder.file_config if folder is not None else self.file_config
+            try:
+                config = file_config.merged({"rules": self.settings.rules})
+            except ConfigError as exc:  # validated entry by entry already; defensive
+                self.setting_problems.append(str(exc))
+                config = file_config
+            kept = self._folder_checkers[i] if i < len(self._folder_checkers) else None
+            if kept is None or kept[0] != config:
+                kept = (config, Checker(config))
+                kept[1].set_review(self.review)
+            checkers.append(kept)
+        self._folder_checkers = checkers
+        self.config, self.checker = checkers[0]
         self._checked = None
 
     def _rebuild_workspace(self) -> None:
         """A new vocabulary (configured kinds) changes how every document parses: parse them all again."""
         texts = {path: doc.text for path, doc in self.workspace.documents.items()}
-        self.workspace = Workspace(load_vocabulary(self.file_config.kinds or None))
+        self.workspace = Workspace(load_vocabulary(self._kinds or None))
         for path, text in texts.items():
             self.workspace.update(path, text)
         self._lines.clear()
@@ -304,18 +313,22 @@ class Session:
         """True for a Markdown file inside a workspace folder that the loader would read."""
         if not is_markdown(path):
             return False
-        for folder in self.folders:
-            try:
-                rel = path.relative_to(folder)
-            except ValueError:
-                continue
-            if any(part.startswith(".") or part in _SKIPPED_PARTS for part in rel.parts):
-                return False
-            return not (self._excluder and self._excluder.excluded(path))
-        return False
+        i = folder_of(path, self.folders)
+        if i is None:
+            return False
+        rel = path.relative_to(self.folders[i])
+        if any(part.startswith(".") or part in _SKIPPED_PARTS for part in rel.parts):
+            return False
+        return not self.excluder().excluded(path)
 
-    def excluder(self) -> Excluder | None:
-        return self._excluder
+    def excluder(self) -> FolderExcluders:
+        """Each folder's excludes, for the files under it."""
+        return FolderExcluders(self.folder_configs)
+
+    def checker_for(self, key: str) -> Checker:
+        """The checker of the folder ``key`` is in (the first folder's for a document outside them all)."""
+        i = folder_of(Path(key), self.folders) if is_path(key) and len(self._folder_checkers) > 1 else None
+        return self._folder_checkers[i][1] if i is not None and i < len(self._folder_checkers) else self.checker
 
     # -- lookups for features ------------------------------------------------------------------------------
     def key(self, uri: str) -> str:
@@ -367,17 +380,30 @@ class Session:
     def findings(self) -> dict[str, list[Finding]]:
         """Current findings by document key (synced first; cached until the workspace or the rules change)."""
         self.sync()
-        stamp = (self.workspace.generation, self.checker, self._problem_generation)
+        checkers = tuple(c for _config, c in self._folder_checkers) or (self.checker,)
+        stamp = (self.workspace.generation, checkers, self._problem_generation)
         if self._checked is not None and self._checked[:3] == stamp:
             return self._checked[3]
         by_key: dict[str, list[Finding]] = {}
-        for finding in self.checker.check(self.workspace):
-            by_key.setdefault(finding.path, []).append(finding)
+        for checker, paths in self._paths_by_checker():
+            for finding in checker.check(self.workspace, paths):
+                by_key.setdefault(finding.path, []).append(finding)
         severities = {rid: self.io_severity(rid) for rid in io_rule_infos()}
         for finding in io_findings(self.problems.values(), severities):
             by_key.setdefault(finding.path, []).append(finding)
         self._checked = (*stamp, by_key)
         return by_key
+
+    def _paths_by_checker(self) -> list[tuple[Checker, list[str] | None]]:
+        """Which documents each folder's checker checks (all of them with one folder: the common case)."""
+        if len(self._folder_checkers) <= 1:
+            return [(self.checker, None)]
+        groups: dict[int, list[str]] = {}
+        for key in self.workspace.documents:
+            checker = self.checker_for(key)
+            groups.setdefault(id(checker), []).append(key)
+        by_id = {id(c): c for _config, c in self._folder_checkers}
+        return [(by_id[i], paths) for i, paths in groups.items()]
 
     def rule_info(self, rule_id: str):
         return rule_infos().get(rule_id) or io_rule_infos().get(rule_id)

@@ -139,7 +139,7 @@ async def did_change_workspace_folders(ls: SafereqServer, params: types.DidChang
     session.folders.extend(added)
     if added:
         await load_folders(ls, added)
-    if session.root != root:  # the configuration is read from the first folder
+    if added or params.event.removed:  # each folder has its own configuration (folders.py)
         _reload_configuration(ls)
     else:
         ls.publisher.schedule()
