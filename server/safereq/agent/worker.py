@@ -9,8 +9,7 @@ Messages to the worker (one JSON object per line)::
 
     {"id": 1, "method": "configure", "params": {"index_dir": "...", "llm": {"baseUrl": "...", "model": "..."}}}
     {"id": 2, "method": "sync", "params": {"documents": {"path": "text"}, "removed": ["path"]}}
-    {"id": 3, "method": "run", "params": {"task": "derive", "path": "...", "item": "FSR-1", "question": "",
-                                           "drop_unverified": true}}
+    {"id": 3, "method": "run", "params": {"task": "derive", "path": "...", "item": "FSR-1", "question": ""}}
     {"method": "cancel", "params": {"id": 3}}
     {"id": 4, "method": "ping"}            {"id": 5, "method": "warm"}            {"method": "shutdown"}
 
@@ -231,8 +230,7 @@ class Worker:
                 item = defs[0]
             view = workspace_view(self.workspace, item, self.not_modal)
         request = AgentRequest(task, view, str(params.get("question", "") or ""),
-                               max_hops=int(params.get("max_hops", 8)),
-                               drop_unverified=bool(params.get("drop_unverified", False)))
+                               max_hops=int(params.get("max_hops", 8)))
 
         def progress(message: str, percentage: int) -> None:
             self.send({"id": msg_id, "progress": {"message": message, "percentage": percentage}})
