@@ -209,7 +209,7 @@ def test_a_model_that_obeys_the_injection_gets_nothing_past_verification(source,
         result = Assistant(source, settings(server)).run(AgentRequest("rebut", view_of("CLM-1")))
     # nothing of the obeyed reply is offered: its citations do not verify, so the rebuttal has none, so the
     # model's whole result is unusable and the task runs offline
-    assert result.mode == "offline" and "none of the model's 1 suggestion(s)" in result.fallback
+    assert result.mode == "offline" and "none of the model's suggestions" in result.fallback
     assert all(c.verified for c in result.citations())
     assert "already satisfied" not in json.dumps(result.to_json())
     assert any("ignored model action read ISO 99999" in t for t in result.trace)

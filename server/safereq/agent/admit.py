@@ -76,11 +76,11 @@ def admit(fields: dict[str, str], *, vocabulary: set[str], what: str, statement_
         return None, f"dropped a {what} without a {statement_key}"
     if requirement:
         if not binding_modal_ok(statement, language):
-            return None, f"dropped a {what} without exactly one binding modal verb: {statement[:80]!r}"
+            return None, f"dropped a {what} without exactly one binding modal verb (shall / 应)"
         found = statement_findings(cleaned.get("title", ""), statement, language)
         if found:
-            return None, f"dropped a {what} that safereq's own checks flag ({', '.join(found)}): {statement[:80]!r}"
+            return None, f"dropped a {what} that safereq's own checks flag ({', '.join(found)})"
     for name, text in cleaned.items():
         if name in ("title", statement_key) and not relevant(text, vocabulary):
-            return None, f"dropped a {what}: its {name} shares no word with the item or the evidence: {text[:80]!r}"
+            return None, f"dropped a {what}: its {name} shares no word with the item or the evidence"
     return cleaned, ""

@@ -110,8 +110,7 @@ class Assistant:
         offered, more = self._verified(request.task, suggestions)
         notes.extend(more)
         if client is not None and not offered:
-            raise NothingUsable(f"none of the model's {len(suggestions)} suggestion(s) survived validation and "
-                                "citation checks" if suggestions else "the model suggested nothing usable")
+            raise NothingUsable("none of the model's suggestions survived validation and citation checks")
         if request.task == "ask" and not offered:
             notes.append("no answer: nothing in the index supports one with a verified citation")
         ctx = request.view.item
