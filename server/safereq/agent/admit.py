@@ -24,7 +24,7 @@ STATEMENT_FAMILIES = ("modal", "wording")
 
 def binding_modal_ok(statement: str, language: str, not_modal: tuple[str, ...] = ()) -> bool:
     """Exactly one modal verb that states the requirement, and it is the binding one (shall / 应)."""
-    from ..checks.modal_verbs import modal_verbs
+    from ..checks.analysis.modal_verbs import modal_verbs
 
     verbs = [v for v in modal_verbs(statement, language, not_modal) if v.modal]
     return len(verbs) == 1 and verbs[0].role == "binding"
@@ -33,7 +33,7 @@ def binding_modal_ok(statement: str, language: str, not_modal: tuple[str, ...] =
 @cache
 def _checker():
     from ..checks.config import Config
-    from ..checks.engine import Checker
+    from ..checks.engine.checker import Checker
 
     return Checker(Config())
 
