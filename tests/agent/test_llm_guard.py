@@ -90,10 +90,10 @@ def test_a_reply_cut_off_even_with_the_most_room_fails_the_step_and_the_task_fal
         return scripted()(request)
 
     with ScriptedOpenAIServer(script) as server:
-        result = Assistant(catalogue_source(), settings(server, max_tokens=1000, max_tokens_cap=2000)).run(
+        result = Assistant(catalogue_source(), settings(server, max_tokens_cap=1600)).run(
             AgentRequest("derive", view_of("FSR-1")))
     assert server.names() == ["plan_retrieval", "plan_retrieval"]
-    assert result.mode == "offline" and "cut off at 2000 tokens" in result.fallback
+    assert result.mode == "offline" and "cut off at 1600 tokens" in result.fallback
 
 
 def test_the_task_deadline_stops_a_slow_model_and_the_task_runs_offline(view_of):

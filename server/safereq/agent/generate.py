@@ -8,8 +8,8 @@ timeout, retry 429, 5xx, timeouts and dropped connections with exponential backo
 
 Two limits keep a slow or broken endpoint from holding a task: a **deadline** for the whole task (``deadline``
 seconds, default 120; no call or backoff runs past it) and a **circuit breaker** shared by the tasks of a
-session (after ``breaker_failures`` consecutive failed calls, each after its retries, no call is made for
-``breaker_cooldown`` seconds). Both raise :class:`LLMError`, which makes the task fall back to offline as a whole.
+session (after ``breaker_failures`` consecutive tasks whose model attempt failed, no call is made for
+``breaker_cooldown`` seconds; the pipeline counts, the client refuses to call while it is open). Both raise :class:`LLMError`, which makes the task fall back to offline as a whole.
 
 What the model reads: the system message holds our instructions; the user message holds one fixed sentence
 and a JSON data block with everything else (the item, the question, corpus text, the agent's state), which
@@ -52,6 +52,10 @@ class Cancelled(Exception):
 
 class LLMError(Exception):
     """The endpoint failed for good (after retries) or kept returning replies that do not fit the schema."""
+
+
+class CircuitOpen(LLMError):
+    """The circuit breaker is open: the model is not called at all."""
 
 
 class CancelToken:
@@ -159,8 +163,10 @@ class Usage:
 
 
 class CircuitBreaker:
-    """Opens after ``failures`` consecutive failed calls (a call fails when its retries and repair are spent,
-    or the deadline is reached); while open (``cooldown`` seconds) no call is made. One per :class:`~.pipeline.Assistant`, so it spans the tasks of a session (the editor's worker)."""
+    """Opens after ``failures`` consecutive failures (tasks whose model attempt failed: a call's retries or
+    repair spent, its reply cut off at the cap, or the deadline reached); while open (``cooldown`` seconds)
+    no call is made. A slow model that answers one step and times out on the next never succeeds at a task,
+    so counting tasks (not calls) is what stops it. One per :class:`~.pipeline.Assistant`, so it spans the tasks of a session (the editor's worker)."""
 
     def __init__(self, failures: int = 3, cooldown: float = 300.0, clock: Callable[[], float] = time.monotonic):
         self.failures, self.cooldown, self._clock = max(1, failures), cooldown, clock
@@ -174,7 +180,7 @@ class CircuitBreaker:
                 return
             left = self.cooldown - (self._clock() - self.opened_at)
             if left > 0:
-                raise LLMError(f"circuit breaker open after {self.consecutive} consecutive failures; "
+                raise CircuitOpen(f"circuit breaker open after {self.consecutive} consecutive failures; "
                                f"not calling the model for another {left:.0f} s")
             self.opened_at = None  # half-open: one attempt decides
             self.consecutive = self.failures - 1
@@ -200,7 +206,8 @@ class CircuitBreaker:
 
 def data_block(data: Any) -> str:
     """The request's data as JSON inside <data>; '<' is escaped so no text can close the block."""
-    return "<data>\n" + json.dumps(data, ensure_ascii=False, indent=1).replace("<", "\\u003c") + "\n</data>"
+    text = json.dumps(data, ensure_ascii=False, separators=(", ", ": "))  # no indentation: fewer prompt tokens
+    return "<data>\n" + text.replace("<", "\\u003c") + "\n</data>"
 
 
 @dataclass(slots=True)
@@ -232,26 +239,21 @@ class LLMClient:
     def remaining(self) -> float:
         return self.deadline_at - time.monotonic()
 
-    def structured(self, name: str, model: type[M], instructions: str, data: Any) -> M:
+    def structured(self, name: str, model: type[M], instructions: str, data: Any, *, max_tokens: int = 0) -> M:
         """Ask for one ``model`` object. ``instructions`` are ours; ``data`` (the item, the question, corpus
-        text, the agent's state: anything not written by safereq) goes into the data block only."""
+        text, the agent's state: anything not written by safereq) goes into the data block only.
+        ``max_tokens``: the step's own budget for its reply (default the settings'; a cut-off reply is asked
+        again with twice the room), so a small decision cannot ramble for the whole task's time."""
         self.breaker.check()
-        try:
-            parsed = self._structured(name, model, instructions, data)
-        except LLMError:
-            self.breaker.failed()
-            raise
-        self.breaker.succeeded()
-        return parsed
+        return self._structured(name, model, instructions, data, max_tokens or self.settings.max_tokens)
 
-    def _structured(self, name: str, model: type[M], instructions: str, data: Any) -> M:
+    def _structured(self, name: str, model: type[M], instructions: str, data: Any, max_tokens: int) -> M:
         messages: list[dict[str, str]] = [
             {"role": "system", "content": f"{SYSTEM_RULES}\n\n{instructions}"},
             {"role": "user", "content": USER_MESSAGE + data_block(data)},
         ]
         schema = model.model_json_schema()
         last_error = ""
-        max_tokens = self.settings.max_tokens
         repairs = 0
         while True:
             content, finish = self._complete(name, messages, schema, max_tokens)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from .compose import answer_llm, answer_offline, derive_llm, derive_offline, rebut_llm, rebut_offline
 from .context import WorkspaceView
 from .documents import DocumentAgent, route_documents
-from .generate import CancelToken, CircuitBreaker, LLMClient, LLMError, LLMSettings
+from .generate import CancelToken, CircuitBreaker, CircuitOpen, LLMClient, LLMError, LLMSettings
 from .knowledge import KnowledgeSource
 from .linking import links_llm, links_offline
 from .loop import DEFAULT_HOPS, EvidenceLoop, LoopState, add_hit
@@ -30,6 +30,7 @@ from .verify import Verifier
 log = logging.getLogger(__name__)
 
 TASKS = ("derive", "links", "rebut", "ask")
+PLAN_TOKENS = 800
 Progress = Callable[[str, int], None]
 
 
@@ -52,7 +53,8 @@ class Assistant:
     """Runs requests against one knowledge source with one LLM configuration (possibly none).
 
     The circuit breaker lives here, so it spans every request of a session (the editor's worker keeps one
-    assistant per index)."""
+    assistant per index): a task whose model attempt fails counts against it, one that the model completes
+    closes it."""
 
     def __init__(self, source: KnowledgeSource, llm: LLMSettings | None = None, source_note: str = ""):
         self.source = source
@@ -73,8 +75,12 @@ class Assistant:
         elif self.llm.enabled:
             client = LLMClient(self.llm, cancel, breaker=self.breaker)
             try:
-                return self._attempt(request, client, list(notes), cancel, report, attempted)
+                result = self._attempt(request, client, list(notes), cancel, report, attempted)
+                self.breaker.succeeded()
+                return result
             except LLMError as exc:
+                if not isinstance(exc, CircuitOpen):
+                    self.breaker.failed()
                 fallback = f"the model failed ({exc}); the whole task ran offline instead"
             except NothingUsable as exc:
                 fallback = f"{exc}; the whole task ran offline instead"
@@ -195,7 +201,7 @@ class Assistant:
                 "'ISO 26262-9') and clauses to look at, keywords, the aspects the evidence must cover (each "
                 "with a search query), and the clause references the request mentions, as written.",
                 {"request": request_data(request.task, ctx, request.question),
-                 "indexed_documents": sorted(indexed)})
+                 "indexed_documents": sorted(indexed)}, max_tokens=PLAN_TOKENS)
             plan = plan_from_llm(request.task, ctx, request.question, indexed, proposed)
         else:
             plan = deterministic_plan(request.task, ctx, request.question, indexed)

@@ -23,6 +23,8 @@ from .knowledge import tokens
 log = logging.getLogger(__name__)
 
 MIN_RELEVANT_OVERLAP = 2
+DECISION_TOKENS = 300  # a routing, engine or loop decision: a few indexes and a reason
+CONDENSE_TOKENS = 800
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +148,7 @@ class LLMPolicy(OfflinePolicy):
             "route_documents", Selections,
             f"Pick at most {limit} documents most relevant to the request, by their index, with a reason.",
             {"request": query, "documents": [{"index": i, "name": c.name, "description": c.description}
-                                             for i, c in enumerate(choices)]})
+                                             for i, c in enumerate(choices)]}, max_tokens=DECISION_TOKENS)
         picked = [(s.index, s.reason) for s in out.choices if s.index < len(choices)]
         return list(dict.fromkeys(picked))[:limit] or super().route(choices, query, limit)
 
@@ -154,7 +156,7 @@ class LLMPolicy(OfflinePolicy):
         out = self.client.structured(
             "pick_engine", Selections, "Pick the one engine, by its index, that best answers the question.",
             {"question": query, "engines": [{"index": i, "name": c.name, "description": c.description}
-                                            for i, c in enumerate(choices)]})
+                                            for i, c in enumerate(choices)]}, max_tokens=DECISION_TOKENS)
         valid = [s.index for s in out.choices if s.index < len(choices)]
         return valid[0] if valid else super().pick_engine(choices, query, question_type)
 
@@ -163,7 +165,8 @@ class LLMPolicy(OfflinePolicy):
             "condense", CondensedOut,
             "Condense the context to what is relevant to the question, keeping clause numbers. If nothing "
             "is relevant set relevant=false and leave context empty.",
-            {"question": query, "context": [{"document": d, "clause": c, "text": t} for d, c, t in chunks]})
+            {"question": query, "context": [{"document": d, "clause": c, "text": t} for d, c, t in chunks]},
+            max_tokens=CONDENSE_TOKENS)
         if not out.relevant or not out.context.strip():
             return Condensed("")
         known = {c for _, c, _ in chunks}
@@ -175,5 +178,5 @@ class LLMPolicy(OfflinePolicy):
             "next_action", ActionOut,
             "Choose the next step to gather evidence: browse a clause's children, read a clause, search, or "
             "stop when the evidence suffices. Use only documents and clauses listed in the state.",
-            state.describe())  # type: ignore[attr-defined]
+            state.describe(), max_tokens=DECISION_TOKENS)  # type: ignore[attr-defined]
         return Action(out.action, out.document, out.clause, out.query, out.reason)
