@@ -48,7 +48,8 @@ def load(item_id: str):
 
 def rubric(task: str, s, view, source) -> bool:
     from safereq.agent.admit import binding_modal_ok, statement_findings
-    from safereq.agent.compose import asils_acceptable, link_candidates
+    from safereq.agent.compose import asils_acceptable
+    from safereq.agent.linking import link_candidates
 
     cited = any(c.verified for c in getattr(s, "citations", []))
     if task == "derive":
