@@ -76,7 +76,7 @@ def run_one(assistant, task: str, view, question: str, source) -> dict:
     return {"mode": result.mode, "fallback": result.fallback, "suggestions": len(result.suggestions),
             "rubric_pass": passed, "wall_s": round(wall, 2), "tokens": result.tokens,
             "texts": [getattr(s, "statement", "") or getattr(s, "target", "") or getattr(s, "text", "")
-                      for s in result.suggestions][:3]}
+                      for s in result.suggestions][:3], "notes": result.notes[:8]}
 
 
 def main() -> int:

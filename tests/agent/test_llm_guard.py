@@ -154,3 +154,17 @@ def test_the_command_line_prints_nothing_forged(tmp_path):
     data = json.loads(js)
     _assert_clean(json.dumps(data, ensure_ascii=False))
     assert [c["verified"] for s in data["suggestions"] for c in s["citations"]] == [True]
+
+
+def test_the_command_line_falls_back_whole_when_the_model_hangs(tmp_path):
+    fsc = _workspace(tmp_path)
+    with ScriptedOpenAIServer(lambda r: Reply(hang=True)) as server:
+        env = {**os.environ, "SAFEREQ_LLM_API_KEY": "sk-test", "SAFEREQ_LLM_TIMEOUT": "30", "SAFEREQ_LLM_DEADLINE": "1"}
+        run = subprocess.run([sys.executable, "-m", "safereq", "links", f"{fsc}#FSR-1", "--json",
+                              "--index-dir", str(tmp_path / "no-index"), "--llm-base-url", server.base_url,
+                              "--llm-model", "scripted"], capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["mode"] == "offline" and "deadline of 1 s" in data["fallback"]
+    assert data["notes"][1].startswith("fallback: the model failed")
+    assert len(server.requests) <= 1  # at most the one call the deadline cut (none if start-up used the second)
