@@ -24,6 +24,7 @@ ALLOWED = {
     "checks": {"model", "workspace", "impact"},
     "agent": {"model", "workspace", "knowledge", "checks"},
     "report": {"model", "checks"},
+    "fragment": {"model", "workspace", "checks"},
     "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact"},
 }
 
