@@ -20,8 +20,9 @@ Messages from the worker::
     {"id": 3, "error": {"kind": "cancelled" | "invalid" | "failed", "message": "..."}}
 
 ``warm`` loads, before the first request, what a request needs: the knowledge source, every module of the
-pipeline (and openai and LlamaIndex when an endpoint is configured), the rule files and caches, by running
-each task once offline on a small synthetic item. A run's ``worker.imported`` lists the modules it had to
+pipeline (and openai and LlamaIndex when an endpoint is configured), the rule files, the embedding model
+the link ranking compares meanings with, and caches, by running each task once offline on a small synthetic
+item that has unlinked candidates. A run's ``worker.imported`` lists the modules it had to
 import itself: after ``warm``, none (the language server's tests check this).
 
 The API key is read from the worker's environment (inherited from the server), never from a message.
@@ -49,12 +50,22 @@ The vehicle shall not brake without a driver request.
 
 - ASIL: D
 
+## SG-2: Avoid a loss of braking
+The vehicle shall brake when the driver requests it.
+
+- ASIL: D
+
 ## FSR-1: Monitor the brake request
 If the brake request is implausible, then the brake controller shall reject it within 20 ms.
 
 - ASIL: D
 - Derived from: SG-1
 - Cites: ISO 26262-4:2018 §6.4
+
+## TSR-1: Check the brake request range
+The brake software shall reject a brake request outside 0 to 100 %.
+
+- ASIL: D
 """
 
 
