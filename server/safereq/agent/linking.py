@@ -241,6 +241,19 @@ def _key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
+def warm_meaning() -> None:
+    """Load the embedding model meanings are compared with, whatever the vector cache holds (the editor's
+    worker does this before its first request)."""
+    if os.environ.get("SAFEREQ_LINK_MEANING", "auto") == "off":
+        return
+    from ..knowledge.embeddings import EmbeddingError
+
+    try:
+        _embedder().embed_passages(["passage: warm-up"])
+    except EmbeddingError:
+        pass
+
+
 def meaning_similarity(query: str, texts: dict[str, str]) -> dict[str, float]:
     """Cosine similarity of ``query`` with each text (multilingual e5), or {} when the model is unavailable.
 

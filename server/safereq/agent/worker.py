@@ -204,6 +204,9 @@ class Worker:
             from .documents import _li
 
             _li()
+        from .linking import warm_meaning
+
+        warm_meaning()  # the rehearsal's texts may all be in the vector cache already
         rehearsal = Assistant(assistant.source, LLMSettings(), assistant.source_note)
         ws = Workspace()
         ws.update("<warm-up>", WARM_UP_DOCUMENT)
