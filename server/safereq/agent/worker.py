@@ -43,6 +43,7 @@ from typing import Any, TextIO
 log = logging.getLogger("safereq.agent.worker")
 
 MAX_LINE = 64 * 1024 * 1024
+WORKER_NICENESS = 5
 WARM_UP_DOCUMENT = """# Warm-up
 
 ## SG-1: Avoid unintended braking
@@ -266,6 +267,11 @@ def main() -> int:
     os.environ.setdefault("LANCE_LOG", "error")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if hasattr(os, "nice"):  # background work (the warm-up above all) yields the CPU to the server and the user
+        try:
+            os.nice(WORKER_NICENESS)
+        except OSError:
+            pass
     proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
