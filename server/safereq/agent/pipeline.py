@@ -15,7 +15,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .compose import answer_llm, answer_offline, derive_llm, derive_offline, rebut_llm, rebut_offline
+from .compose import answer_llm, answer_offline, derive_llm, rebut_llm
+from .derive import derive_offline
+from .rebut import rebut_offline
 from .context import WorkspaceView
 from .documents import DocumentAgent, route_documents
 from .generate import CancelToken, CircuitBreaker, CircuitOpen, LLMClient, LLMError, LLMSettings
@@ -221,7 +223,7 @@ class Assistant:
                 return rebut_llm(client, data, plan, state, view)
             return answer_llm(client, request.question, plan, state)
         if task == "derive":
-            return derive_offline(plan, state, view), []
+            return derive_offline(plan, state, view)
         if task == "links":
             return links_offline(plan, state, view), []
         if task == "rebut":
