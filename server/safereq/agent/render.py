@@ -4,13 +4,16 @@ Derived requirements become items in the document's own conventions (heading wit
 statement, ``ASIL``, ``Derived from``, ``Cites``, ``Status: proposed`` and a ``Rationale`` that says which
 mode made it and quotes the evidence). Trace links and rebuttals become a block quote for review: block
 quotes are not part of any item's statement, so the checks ignore them until the user moves what they accept
-into the item. Only verified citations are written into documents. Stdlib only (the language server uses it).
+into the item. Only verified citations are written into documents or printed, and every text field goes
+through :func:`.sanitise.one_line` (controls and terminal escapes out, one line) whoever wrote it, so no
+text can add a line, an attribute or a heading of its own. Stdlib only (the language server uses it).
 """
 
 from __future__ import annotations
 
 import re
 
+from .sanitise import quote_line as one_line
 from .suggestions import Citation, DerivedRequirement, Rebuttal, SuggestionSet, TraceLinkSuggestion
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
@@ -37,7 +40,7 @@ def _verified(citations: list[Citation]) -> list[Citation]:
 
 
 def _quote(c: Citation, limit: int = 160) -> str:
-    q = " ".join(c.quote.split())
+    q = one_line(c.quote).replace('"', "'")
     return q if len(q) <= limit else q[: q.rfind(" ", 0, limit)] + " …"
 
 
@@ -49,19 +52,19 @@ def derived_items(result: SuggestionSet, level: int) -> str:
         if not isinstance(s, DerivedRequirement):
             continue
         cites = _verified(s.citations)
-        lines = [f"{'#' * level} {s.id}: {s.title}", s.statement, ""]
+        lines = [f"{'#' * level} {one_line(s.id)}: {one_line(s.title)}", one_line(s.statement), ""]
         if s.asil:
-            lines.append(f"- ASIL: {s.asil}")
-        lines.append(f"- Derived from: {', '.join(s.derived_from)}")
+            lines.append(f"- ASIL: {one_line(s.asil)}")
+        lines.append(f"- Derived from: {', '.join(one_line(d) for d in s.derived_from)}")
         if s.safe_state:
-            lines.append(f"- Safe state: {s.safe_state}")
+            lines.append(f"- Safe state: {one_line(s.safe_state)}")
         if s.ftti:
-            lines.append(f"- FTTI: {s.ftti}")
+            lines.append(f"- FTTI: {one_line(s.ftti)}")
         if cites:
-            lines.append(f"- Cites: {', '.join(dict.fromkeys(c.label for c in cites))}")
+            lines.append(f"- Cites: {', '.join(dict.fromkeys(one_line(c.label) for c in cites))}")
         lines.append("- Status: proposed")
-        evidence = f' {cites[0].label}: "{_quote(cites[0])}"' if cites else ""
-        lines.append(f"- Rationale: suggested by safereq ({mode}); {s.rationale or s.pattern}.{evidence}")
+        evidence = f' {one_line(cites[0].label)}: "{_quote(cites[0])}"' if cites else ""
+        lines.append(f"- Rationale: suggested by safereq ({mode}); {one_line(s.rationale or s.pattern)}.{evidence}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n\n" if blocks else ""
 
@@ -74,44 +77,50 @@ def review_block(result: SuggestionSet) -> str:
            "then delete this block)", ">"]
     for s in result.suggestions:
         cites = _verified(s.citations)
-        cite_text = "".join(f' — {c.label}: "{_quote(c)}"' for c in cites[:2])
+        cite_text = "".join(f' — {one_line(c.label)}: "{_quote(c)}"' for c in cites[:2])
         if isinstance(s, TraceLinkSuggestion):
+            target, title, reason = one_line(s.target), one_line(s.title), one_line(s.reason)
             if s.relation == "parent":
-                out.append(f"> - Derived from: {s.target} ({s.title}) — score {s.score:.2f}: {s.reason}{cite_text}")
+                out.append(f"> - Derived from: {target} ({title}) — score {s.score:.2f}: {reason}{cite_text}")
             elif s.relation == "child":
-                out.append(f"> - Child: {s.target} ({s.title}) should say \"Derived from: {result.item_id}\" — "
-                           f"score {s.score:.2f}: {s.reason}{cite_text}")
+                out.append(f"> - Child: {target} ({title}) should say \"Derived from: {result.item_id}\" — "
+                           f"score {s.score:.2f}: {reason}{cite_text}")
             elif cites:
-                out.append(f"> - Cites: {s.target} — score {s.score:.2f}: {s.reason}{cite_text}")
+                out.append(f"> - Cites: {target} — score {s.score:.2f}: {reason}{cite_text}")
         elif isinstance(s, Rebuttal) and cites:
-            mitigation = f" Mitigation: {s.mitigation}" if s.mitigation else ""
-            out.append(f"> - *{s.category}*: {s.statement}{mitigation}{cite_text}")
+            mitigation = f" Mitigation: {one_line(s.mitigation)}" if s.mitigation else ""
+            out.append(f"> - *{one_line(s.category)}*: {one_line(s.statement)}{mitigation}{cite_text}")
     if len(out) == 2:
         return ""
     return "\n".join(out) + "\n\n"
 
 
 def text_report(result: SuggestionSet) -> str:
-    """Human-readable output for the command line."""
-    out = [f"{result.task}{' ' + result.item_id if result.item_id else ''} — mode: {result.mode}"]
+    """Human-readable output for the command line: every field on one line, without terminal escapes; only
+    verified citations are printed as citations."""
+    mode = result.mode + (" (fallback: the task was meant for the model)" if result.fallback else "")
+    out = [f"{result.task}{' ' + one_line(result.item_id) if result.item_id else ''} — mode: {mode}"]
     for s in result.suggestions:
         out.append("")
         if isinstance(s, DerivedRequirement):
-            out.append(f"{s.id}: {s.title}  [ASIL {s.asil or '-'}; derived from {', '.join(s.derived_from)}; {s.pattern or s.ears}]")
-            out.append(f"  {s.statement}")
+            out.append(f"{one_line(s.id)}: {one_line(s.title)}  [ASIL {one_line(s.asil) or '-'}; derived from "
+                       f"{', '.join(one_line(d) for d in s.derived_from)}; {one_line(s.pattern or s.ears)}]")
+            out.append(f"  {one_line(s.statement)}")
         elif isinstance(s, TraceLinkSuggestion):
-            out.append(f"{s.relation}: {s.target} {('— ' + s.title) if s.title else ''} (score {s.score:.2f})")
-            out.append(f"  {s.reason}")
+            out.append(f"{s.relation}: {one_line(s.target)} {('— ' + one_line(s.title)) if s.title else ''} "
+                       f"(score {s.score:.2f})")
+            out.append(f"  {one_line(s.reason)}")
         elif isinstance(s, Rebuttal):
-            out.append(f"[{s.category}] {s.statement}")
+            out.append(f"[{one_line(s.category)}] {one_line(s.statement)}")
             if s.mitigation:
-                out.append(f"  mitigation: {s.mitigation}")
+                out.append(f"  mitigation: {one_line(s.mitigation)}")
         else:
-            out.append(s.text)
-        for c in s.citations:
-            mark = "verified" if c.verified else f"UNVERIFIED: {c.note}"
-            out.append(f"  cites {c.label} ({mark}): \"{_quote(c, 200)}\"")
+            out.append(one_line(s.text))
+        for c in _verified(s.citations):
+            out.append(f"  cites {one_line(c.label)} (verified): \"{_quote(c, 200)}\"")
+    if not result.suggestions:
+        out.extend(["", "no suggestions"])
     if result.notes:
         out.append("")
-        out.extend(f"note: {n}" for n in result.notes)
+        out.extend(f"note: {one_line(n)}" for n in result.notes)
     return "\n".join(out)

@@ -64,6 +64,9 @@ class LLMConfig(_Closed):
     max_retries: int | None = Field(None, ge=0, validation_alias=AliasChoices("max_retries", "maxRetries"))
     backoff: float | None = Field(None, ge=0)
     max_tokens: int | None = Field(None, gt=0, validation_alias=AliasChoices("max_tokens", "maxTokens"))
+    deadline: float | None = Field(None, gt=0)
+    breaker_failures: int | None = Field(None, ge=1, validation_alias=AliasChoices("breaker_failures", "breakerFailures"))
+    breaker_cooldown: float | None = Field(None, ge=0, validation_alias=AliasChoices("breaker_cooldown", "breakerCooldown"))
 
     def values(self) -> dict[str, Any]:
         """The settings given, by their file names (what crosses to the agent's worker process)."""

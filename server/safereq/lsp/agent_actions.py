@@ -9,7 +9,8 @@ version it was when the command started; otherwise nothing is applied and the us
 requirements are inserted as proper items after the source item's subtree; trace links and rebuttals as a
 review block (see :mod:`safereq.agent.render`). Only verified citations are written into the document.
 
-Returns to the client ``{"mode", "count", "applied", "message", "notes"}`` (``SuggestionSummary`` in
+Returns to the client ``{"mode", "count", "applied", "message", "notes", "worker"}`` (``worker``: whether the
+worker was warm and which modules the request had to import) (``SuggestionSummary`` in
 client-vscode/src/protocol.ts reads ``mode`` and ``count``).
 """
 
@@ -51,6 +52,25 @@ def agent(ls: SafereqServer) -> AgentClient:
     return ls.agent_client
 
 
+def _configure(ls: SafereqServer) -> AgentClient:
+    """The worker client, configured from the session (index folder, LLM settings, not-modal words)."""
+    from ..agent.context import not_modal_words
+    from .status import index_path
+
+    session = ls.session
+    client = agent(ls)
+    client.configure(str(index_path(session)), _llm_settings(session), not_modal_words(session.config))
+    return client
+
+
+def warm(ls: SafereqServer) -> None:
+    """Start the worker in the background, configured as the first command will be, and have it load what
+    that command needs (the knowledge source, the pipeline's modules, openai and LlamaIndex when an endpoint
+    is configured), so the first code action is as fast as the next. Not awaited: typing never waits for it."""
+    future = _configure(ls).warm()
+    future.add_done_callback(lambda f: f.exception() and log.info("agent warm-up failed: %s", f.exception()))
+
+
 def stop(ls: SafereqServer) -> None:
     """Stop the worker (on shutdown)."""
     if ls.agent_client is not None:
@@ -88,9 +108,7 @@ def _find(session: Any, key: str, item_id: str) -> Item:
 
 async def run_agent_command(ls: SafereqServer, command: str, args: list[Any]) -> dict[str, Any]:
     """Carry out one agent command for ``[uri, itemId]``: compute in the worker, then apply a versioned edit."""
-    from ..agent.context import not_modal_words
     from .agent_client import WorkerError
-    from .status import index_path
 
     task = TASKS[command]
     if len(args) != 2 or not all(isinstance(a, str) and a for a in args):
@@ -101,8 +119,7 @@ async def run_agent_command(ls: SafereqServer, command: str, args: list[Any]) ->
     key = session.key(uri)
     item = _find(session, key, item_id)
     version, text = session.version(key), session.workspace.documents[key].text
-    client = agent(ls)
-    client.configure(str(index_path(session)), _llm_settings(session), not_modal_words(session.config))
+    client = _configure(ls)
     await asyncio.wrap_future(client.sync({p: d.text for p, d in session.workspace.documents.items()}))
 
     progress = Progress(ls, f"{TITLES[task]} for {item_id}")
@@ -134,7 +151,7 @@ async def _apply(ls: SafereqServer, task: str, key: str, item_id: str, version: 
 
     suggestions = from_json(result)
     summary = {"mode": suggestions.mode, "count": len(suggestions.suggestions), "applied": False,
-               "notes": suggestions.notes}
+               "notes": suggestions.notes, "worker": result.get("worker", {})}
     session = ls.session
     session.sync()
     doc = session.workspace.documents.get(key)

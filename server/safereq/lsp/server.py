@@ -335,6 +335,10 @@ def create_server() -> SafereqServer:
     def shutdown(ls: SafereqServer, params: Any) -> None:
         if ls._publisher is not None:
             ls._publisher.cancel()
+        if getattr(ls, "_safereq_agent", None) is not None:
+            from .agent_actions import stop
+
+            stop(ls)
 
     for method, module, name, is_async, options in FEATURES:
         ls.feature(method, options)(_bind(method, module, name, is_async))
