@@ -23,6 +23,7 @@ from ..checks.registry import rule_infos
 from ..model.document import Document
 from ..model.vocabulary import load_vocabulary
 from ..workspace import Workspace
+from ..workspace.memory import too_big_to_check
 from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, SourceFile, is_markdown, read_source
 from .documents import OpenDocument
 from .positions import Codec, normalise, split_lines
@@ -235,6 +236,11 @@ class Session:
                 self.workspace.remove(key)
                 self._set_problem(key, LoadProblem(key, "io/too-large", f"document is larger than the "
                                                    f"{self.max_bytes // (1024 * 1024)} MB limit; not checked"))
+                continue
+            reason = too_big_to_check(len(text))
+            if reason is not None:
+                self.workspace.remove(key)
+                self._set_problem(key, LoadProblem(key, "io/too-large", f"document {reason}"))
                 continue
             self._clear_problem(key)
             self.workspace.update(key, text)
