@@ -462,7 +462,7 @@ def _part(ws: Workspace, doc: Document) -> _Part:
             category = categories[item.kind] = ws.category(item)
         by_category.setdefault(category, []).append(item)
         asil_attr = None
-        parents: list[str] = []
+        parents: dict[str, None] = {}  # in link order; a dict, as one attribute may name thousands
         for attr in item.attributes:
             key = attr.key
             if key == "asil" and asil_attr is None:
@@ -477,8 +477,8 @@ def _part(ws: Workspace, doc: Document) -> _Part:
                     goal_sourced.setdefault(key, set()).add(target)
                 if key == "derived-from":
                     edges.append((item.id, target))
-                    if target != item.id and target not in parents:
-                        parents.append(target)
+                    if target != item.id:
+                        parents.setdefault(target)
         # As facts.usable_asil, from the first ASIL attribute found above.
         value = None if asil_attr is None else usable_asil_value(asil_attr.value)
         if value is not None:
