@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import re
 import sys
-from pathlib import Path
 
 import pytest
 import pytest_lsp
