@@ -12,9 +12,11 @@ links are found, and reported, per document, kept while the document and the set
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...model.document import Item
 from ...model.ids import is_item_id, kind_prefix
@@ -67,6 +69,11 @@ _SUGGESTIONS: weakref.WeakKeyDictionary[Workspace, _Suggestions] = weakref.WeakK
 # (rapidfuzz cdist, whose batch scoring is several times faster per pair than a search per target, but
 # which costs a numpy import); below it each target is searched among all IDs.
 BATCH_TARGETS = 24
+# From this many distinct undefined IDs of one kind prefix that no defined ID has ("Verified by: XT-12" on
+# every requirement), the links are taken for items kept outside the workspace: their findings suggest
+# declaring ``external-ids`` instead of searching each for a spelling correction (which, for tens of
+# thousands of such links, cost more than the rest of the check).
+EXTERNAL_GROUP = 10
 _MATRIX_CELLS = 4_000_000  # scores per cdist call (16 MB of float32), so memory stays bounded
 
 
@@ -81,6 +88,21 @@ def _suggestions(ctx: CheckContext) -> _Suggestions:
             _SUGGESTIONS[ws] = cache
         ctx.memo["trace/suggestions"] = cache
     return cache
+
+
+def external_prefixes(targets: Iterable[str], ids: Iterable[str]) -> frozenset[str]:
+    """The kind prefixes of at least ``EXTERNAL_GROUP`` of the undefined ``targets`` that no defined ID has."""
+    counts = Counter(map(kind_prefix, targets))
+    groups = {prefix for prefix, n in counts.items() if n >= EXTERNAL_GROUP and prefix}
+    return frozenset(groups.difference(map(kind_prefix, ids))) if groups else frozenset()
+
+
+def to_suggest(targets: Iterable[str], ids: Iterable[str], external: Callable[[str], object]) -> list[str]:
+    """Of the undefined ``targets``, sorted, those that get spelling suggestions: not declared external
+    (``external``, the configuration's test) and not of an external prefix group."""
+    targets = [t for t in targets if not external(t)]
+    groups = external_prefixes(targets, ids)
+    return sorted(t for t in targets if kind_prefix(t) not in groups) if groups else sorted(targets)
 
 
 def _narrow(cache: _Suggestions, targets: list[str]) -> None:
@@ -148,25 +170,38 @@ def dangling_link(ctx: CheckContext) -> list[Finding]:
     cache = _suggestions(ctx)
     defined = cache.id_set  # the same as graph.defined_ids(); the cache stands for it
 
+    external = ctx.config.external  # IDs of items kept outside the workspace: their existence is not checked
+
     def dangling(path: str, links: dict[str, dict[str, tuple[LinkSite, ...]]]) -> list[LinkSite]:
         found = [site for by_target in links.values() for target in by_target.keys() - defined
-                 for site in by_target[target]]
+                 if not external(target) for site in by_target[target]]
         found.sort(key=lambda s: s.link.span)
         return found
 
-    # Per document, kept while the document and the defined IDs (and this rule's severity) stay the same.
-    sites = graph.per_document_links("trace/dangling-link", cache, dangling)
-    pending = sorted({s.link.target for s in sites if (s.link.target, s.key) not in cache.by_target}
-                     - cache.pools.keys())
+    # Per document, kept while the document, the defined IDs and the external patterns (and this rule's
+    # severity) stay the same.
+    sites = graph.per_document_links("trace/dangling-link", (cache, ctx.config.external_ids), dangling)
+    targets = {s.link.target for s in sites}
+    groups = external_prefixes(targets, defined)
+    pending = sorted({s.link.target for s in sites if (s.link.target, s.key) not in cache.by_target
+                      and kind_prefix(s.link.target) not in groups} - cache.pools.keys())
     if len(pending) >= BATCH_TARGETS:
         _narrow(cache, pending)
-    token = (cache, ctx.severities["trace/dangling-link"])
-    return graph.per_document_links("trace/dangling-link findings", token,
-                                    lambda path, links: [_dangling(ctx, site) for site in dangling(path, links)])
+    token = (cache, ctx.config.external_ids, groups, ctx.severities["trace/dangling-link"])
+    return graph.per_document_links(
+        "trace/dangling-link findings", token,
+        lambda path, links: [_dangling(ctx, site, groups) for site in dangling(path, links)])
 
 
-def _dangling(ctx: CheckContext, site: LinkSite) -> Finding:
+def _dangling(ctx: CheckContext, site: LinkSite, groups: frozenset[str]) -> Finding:
     target = site.link.target
+    prefix = kind_prefix(target)
+    if prefix in groups:
+        pattern = target[:len(prefix) + 1] + "*"
+        return ctx.finding(
+            "trace/dangling-link", site.path, site.link.span,
+            f"'{site.raw_key}' of {_holder(site)} names {excerpt(target)}, which is not defined in the workspace, "
+            f"nor is any {prefix} item: if {prefix} items live outside it, declare external-ids = [\"{pattern}\"]")
     exclude = site.source.id if site.source is not None else None
     options = _suggest(ctx, target, site.key, exclude)
     hint = f"; did you mean {' or '.join(options)}?" if options else ": define it or correct the link"
@@ -354,6 +389,88 @@ def _uncovered(ctx: CheckContext, event_id: str, level: str | None, path: str, s
         "trace/uncovered-hazard", path, span,
         f"Hazardous event {event_id}{asil} is not covered by any safety goal: name a goal in the HARA's "
         f"safety-goal column or list {event_id} under a goal's 'Hazard:'")
+
+
+# -- cited clauses ----------------------------------------------------------------------------------------
+@item_check("trace/unknown-clause")
+def unknown_clause(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    # Called for every item; most cite nothing, and the catalogue's numbers are read only once one does.
+    if not item.clause_refs:
+        return ()
+    return _unknown_clauses(ctx, item)
+
+
+def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    """References to a clause the catalogue's edition of a catalogued document does not have.
+
+    The catalogue lists every top-level clause of the documents it covers and their sub-clauses only in part,
+    so a clause is reported only when it certainly does not exist: its top-level clause is not in the
+    document, or its parent is catalogued with sub-clauses and it lies past the last of them at depth two
+    (6.9 where clause 6 ends at 6.5). A reference to another edition, or to a document the catalogue does
+    not cover, is left alone: nothing here can judge it."""
+    from ...workspace.catalogued import clause_numbers, normalise_clause
+
+    numbers = clause_numbers()
+    for ref in item.clause_refs:
+        year = numbers.years.get(ref.document)
+        if not ref.clause or year is None or (ref.year and ref.year != year) or ref.span is None:
+            continue
+        clause = normalise_clause(ref.clause)
+        closest = _missing_clause(ref.document, clause)
+        if closest is None:
+            continue
+        fixes = [Fix(f"Write {_ref_text(ref, c)} ({numbers.titles[(ref.document, c)]})",
+                     (Edit(item.path, ref.span, _ref_text(ref, c)),), safe=False) for c in closest]
+        hint = f"; closest: {', '.join(f'§{c}' for c in closest)}" if closest else ""
+        yield ctx.finding(
+            "trace/unknown-clause", item.path, ref.span,
+            f"{ref.raw.strip()}: {ref.document}:{year} has no clause {clause} (not in safereq's clause "
+            f"catalogue){hint}", fixes=fixes)
+
+
+@lru_cache(maxsize=4096)
+def _missing_clause(document: str, clause: str) -> tuple[str, ...] | None:
+    """None when the clause may exist; else the closest catalogued clauses (a workspace repeats the same
+    mistyped reference, so each is worked out once)."""
+    from ...workspace.catalogued import clause_numbers, sort_key
+
+    titles = clause_numbers().titles
+    return tuple(_closest_clauses(titles, document, clause, sort_key)) if _certainly_missing(titles, document, clause) else None
+
+
+def _certainly_missing(titles: dict[tuple[str, str], str], document: str, clause: str) -> bool:
+    if (document, clause) in titles or clause.startswith(("Table", "Annex")):
+        return False
+    parts = clause.split(".")
+    if (document, parts[0]) not in titles:
+        return True
+    if len(parts) != 2 or not parts[1].isdigit():
+        return False
+    siblings = [int(c.split(".")[1]) for (d, c) in titles if d == document and c.count(".") == 1
+                and c.split(".")[0] == parts[0] and c.split(".")[1].isdigit()]
+    return bool(siblings) and int(parts[1]) > max(siblings)
+
+
+def _closest_clauses(titles: dict[tuple[str, str], str], document: str, clause: str, sort_key,
+                     limit: int = MAX_SUGGESTIONS) -> list[str]:
+    """Catalogued clauses of the document nearest to the mistyped number: the longest shared leading numbers
+    first, then the nearest number at the first place they differ, then the shallowest."""
+    parts = clause.split(".")
+
+    def distance(candidate: str) -> tuple:
+        other = candidate.split(".")
+        shared = next((i for i, (a, b) in enumerate(zip(parts, other)) if a != b), min(len(parts), len(other)))
+        gap = abs(int(parts[shared]) - int(other[shared])) if (shared < len(parts) and shared < len(other)
+                                                               and parts[shared].isdigit() and other[shared].isdigit()) else 99
+        return (-shared, gap, len(other) if shared == 0 else abs(len(other) - len(parts)), sort_key(candidate))
+
+    pool = [c for (d, c) in titles if d == document and c[:1].isdigit()]
+    return sorted(pool, key=distance)[:limit]
+
+
+def _ref_text(ref, clause: str) -> str:
+    year = f":{ref.year}" if ref.year else ""
+    return f"{ref.document}{year} §{clause}"
 
 
 # trace/suspect-link compares links with the review file; it has a module of its own (families/suspect.py).
