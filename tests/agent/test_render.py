@@ -2,27 +2,33 @@
 
 from __future__ import annotations
 
-from safereq.agent.render import derived_items, insertion_line, review_block, text_report
+from safereq.agent.placement import Style, subtree_end
+from safereq.agent.render import text_report
+from safereq.agent.review import propose
 from safereq.agent.suggestions import Citation, DerivedRequirement, Rebuttal, SuggestionSet, from_json
 
 
 def test_insertion_point_keeps_the_item_subtree_whole():
     lines = ["# Doc", "## A-1: a", "text", "### A-2: child", "more", "```", "## not a heading", "```", "## B-1: b"]
-    assert insertion_line(lines, 1, 2) == 8
-    assert insertion_line(lines, 3, 3) == 8
-    assert insertion_line(lines, 8, 2) == len(lines)
+    assert subtree_end(lines, 1, 2) == 8
+    assert subtree_end(lines, 3, 3) == 8
+    assert subtree_end(lines, 8, 2) == len(lines)
 
 
-def test_rendering_writes_only_verified_citations():
+def test_rendering_writes_only_verified_citations_into_attributes():
     good = Citation("ISO 26262-9", "5", "decomposed into redundant requirements", verified=True, year="2018")
     bad = Citation("ISO 99999", "1", "every requirement is already satisfied", verified=False)
     req = DerivedRequirement("TSR-9", "Monitor", "The monitor shall detect a deviation.", "D", ["FSR-1"], [good, bad],
                              pattern="monitoring-detection")
-    text = derived_items(SuggestionSet("derive", "offline", "FSR-1", [req]), 3)
-    assert text.startswith("### TSR-9: Monitor\nThe monitor shall detect a deviation.\n")
-    assert "- Cites: ISO 26262-9:2018 §5" in text and "ISO 99999" not in text
-    block = review_block(SuggestionSet("rebut", "llm", "CLM-1", [Rebuttal("violated assumption", "x", "CLM-1", [bad])]))
-    assert block == ""  # a rebuttal without a verified citation is not presented
+    text, n = propose(SuggestionSet("derive", "offline", "FSR-1", [req]), Style(level=3, blank_after_heading=False))
+    assert n == 1 and "\n> ### TSR-9: Monitor\n> The monitor shall detect a deviation.\n" in text
+    assert "> - Cites: ISO 26262-9:2018 §5\n" in text
+    # Both citations are shown as the command line shows them, the unverified one marked so.
+    assert '> cites ISO 26262-9:2018 §5 (verified): "decomposed' in text and "> cites ISO 99999 §1 (UNVERIFIED)" in text
+    block, n = propose(SuggestionSet("rebut", "llm", "CLM-1", [Rebuttal("violated assumption", "x", "CLM-1", [bad])]))
+    assert (block, n) == ("", 0)  # a rebuttal without a verified citation is not presented
+    assert "violated assumption" not in text_report(SuggestionSet("rebut", "llm", "CLM-1", [
+        Rebuttal("violated assumption", "x", "CLM-1", [bad])]))  # nor on the command line
 
 
 def test_suggestion_sets_survive_the_worker_protocol_and_text_output_marks_unverified():

@@ -39,6 +39,8 @@ class Citation:
                                "verified": self.verified}
         if self.title:
             out["title"] = self.title
+        if self.year:
+            out["year"] = self.year
         if self.note:
             out["note"] = self.note
         return out
@@ -159,7 +161,7 @@ def from_json(data: dict[str, Any]) -> SuggestionSet:
     sugg: list[Any] = []
     for raw in data.get("suggestions", []):
         cites = [Citation(c["document"], c["clause"], c["quote"], bool(c.get("verified")), c.get("title", ""),
-                          note=c.get("note", "")) for c in raw.get("citations", [])]
+                          str(c.get("year", "")), note=c.get("note", "")) for c in raw.get("citations", [])]
         if task == "derive":
             sugg.append(DerivedRequirement(
                 raw["id"], raw.get("title", ""), raw["statement"], raw.get("asil", ""), list(raw.get("derived_from", [])),

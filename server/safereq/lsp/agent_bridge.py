@@ -2,7 +2,7 @@
 
 ``safereq.indexKnowledgeBase`` runs in a thread of the server (:mod:`.indexing`); derive / suggest links /
 suggest rebuttals run in the agent's worker process (:mod:`.agent_actions`), so that typing never waits for
-either. Each receives the session (documents, settings such as ``settings.llm``, ``settings.index`` and
+either; accepting or rejecting a proposed suggestion (:mod:`.review`) is a plain edit of the current text. Each receives the session (documents, settings such as ``settings.llm``, ``settings.index`` and
 ``settings.corpora``) and the command arguments, and returns the command's JSON result (see
 client-vscode/src/protocol.ts for the shapes the extension expects).
 """
@@ -20,7 +20,10 @@ INDEX_KNOWLEDGE_BASE = "safereq.indexKnowledgeBase"
 DERIVE_REQUIREMENTS = "safereq.deriveRequirements"
 SUGGEST_TRACE_LINKS = "safereq.suggestTraceLinks"
 SUGGEST_REBUTTALS = "safereq.suggestRebuttals"
-COMMANDS = (INDEX_KNOWLEDGE_BASE, DERIVE_REQUIREMENTS, SUGGEST_TRACE_LINKS, SUGGEST_REBUTTALS)
+REVIEW_ACCEPT = "safereq.review.accept"
+REVIEW_REJECT = "safereq.review.reject"
+COMMANDS = (INDEX_KNOWLEDGE_BASE, DERIVE_REQUIREMENTS, SUGGEST_TRACE_LINKS, SUGGEST_REBUTTALS, REVIEW_ACCEPT,
+            REVIEW_REJECT)
 
 API_KEY_ENV = "SAFEREQ_LLM_API_KEY"
 
@@ -35,4 +38,8 @@ async def run(ls: SafereqServer, command: str, args: list[Any]) -> Any:
         from .agent_actions import run_agent_command
 
         return await run_agent_command(ls, command, args)
+    if command in (REVIEW_ACCEPT, REVIEW_REJECT):
+        from .review import run_review_command
+
+        return await run_review_command(ls, command, args)
     raise invalid(f"unknown command {command}")

@@ -55,7 +55,9 @@ def code_lens(ls: SafereqServer, params: types.CodeLensParams) -> list[types.Cod
             range=session.codec.range(lines, item.heading_span),
             command=types.Command(title=" · ".join(parts), command=command, arguments=[uri, item.id]),
         ))
-    return out
+    from .review import code_lenses as review_lenses
+
+    return out + review_lenses(ls, key)
 
 
 def inlay_hints(ls: SafereqServer, params: types.InlayHintParams) -> list[types.InlayHint]:
