@@ -230,6 +230,7 @@ async def test_accepting_one_derived_requirement_writes_it_in_place(client: Lang
     assert all(len(line) <= 100 for line in written) and written[-1].startswith(("- Rationale: ", "  "))
     assert not any(line.startswith("cites ") for line in lines)  # citation lines stay in the review
     assert len(review_lines(tsc)) < len(block) and f"### {new_id}:" not in "\n".join(review_lines(tsc))
+    assert f"— {total - 1} suggestion{'s' if total > 2 else ''} proposed" in review_lines(tsc)[0]
 
 
 async def test_a_stale_decision_is_refused(client: LanguageClient, root: Path):

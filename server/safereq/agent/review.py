@@ -38,6 +38,7 @@ _BULLET_START = re.compile(r"^> - ")
 _CITE_LINE = re.compile(r"^\s*cites .+ \((?:verified|UNVERIFIED[^)]*)\): \"")
 _LINK_ENTRY = re.compile(r"^- (Derived from|Child|Cites): `([^`]+)`")
 _REBUTTAL_ENTRY = re.compile(r"^- \*([^*]+)\*: (.*)$")
+_PROPOSED = re.compile(r"— \d+ suggestions? proposed")
 _LABEL = {"parent": "Derived from", "child": "Child", "cites": "Cites"}
 
 
@@ -231,7 +232,9 @@ def _rewrite(path: str, lines: list[str], block: Block, kept: list[Entry], befor
     """One edit replacing the block with ``before`` (accepted items) and what is left of the block."""
     new: list[str] = list(before)
     if kept:
-        new += list(block.preamble) + [">"]
+        noun = "suggestion" if len(kept) == 1 else "suggestions"
+        head = _PROPOSED.sub(f"— {len(kept)} {noun} proposed", block.preamble[0], count=1)
+        new += [head, *block.preamble[1:], ">"]
         for i, e in enumerate(kept):
             if i:
                 new.append(">")
