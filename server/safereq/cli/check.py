@@ -80,6 +80,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=0,
                    help="processes to check with (default: one per core, for large workspaces on Linux)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
+    p.add_argument("--fragment", metavar="OUT", help="also write this repository's fragment for `safereq merge` "
+                                                     "(reused as it is when its inputs did not change; *.gz gzipped)")
+    p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
+                                                          "merge (default: the checked folder's name)")
     p.set_defaults(handler=run, fast_exit=True)
 
 
@@ -89,6 +93,7 @@ class UsageError(Exception):
 
 def run(args: argparse.Namespace) -> int:
     from ..checks.config import ConfigError
+    from ..impact.review_state import ReviewStateError
 
     try:
         return _run(args)
@@ -97,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except ConfigError as exc:
         print(_config_error(exc), file=sys.stderr)
+        return 2
+    except ReviewStateError as exc:
+        print(f"safereq: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug in safereq, not the user's input: one line, unless debugging
         if os.environ.get("SAFEREQ_DEBUG"):
@@ -131,7 +139,7 @@ def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
 def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, dict[str, Severity | None]]:
     """The configuration with --select, --ignore and --rule on top, plus the io rules' severities."""
     from ..checks.findings import Severity
-    from ..checks.io import io_rule_infos
+    from ..checks import io_rule_infos
     from ..checks.registry import rule_infos
 
     known = rule_infos()
@@ -174,8 +182,8 @@ def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, 
 def _run(args: argparse.Namespace) -> int:
     from ..checks.engine import Checker
     from ..checks.findings import Severity
-    from ..checks.io import all_rule_infos, io_findings
-    from ..checks.parallel import default_jobs, parse_and_check
+    from ..checks import all_rule_infos, io_findings
+    from ..checks import default_jobs, parse_and_check
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
@@ -187,10 +195,17 @@ def _run(args: argparse.Namespace) -> int:
     excluder = Excluder(config.exclude, config.source.parent if config.source else cwd)
     loaded = load(paths, excluder=excluder, max_bytes=args.max_file_size or DEFAULT_MAX_BYTES, cwd=cwd)
 
+    fragment = _fragment_plan(args, paths, config, loaded, cwd) if args.fragment else None
     with _gc_paused():
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
-        findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
+        checker.set_review(_review_state(config, paths))
+        if fragment is not None and fragment.reused is not None:
+            findings = fragment.reused.local + fragment.reused.workspace
+        else:
+            findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
+            if fragment is not None:
+                fragment.write(loaded.sources, workspace, checker, findings)
         # Held by the arguments, so that it outlives this function: the command exits without freeing it
         # (see fast_exit in cli.main.console).
         args.retained = (workspace, checker, loaded)
@@ -210,6 +225,55 @@ def _run(args: argparse.Namespace) -> int:
     if checker.failures:
         return 2
     return 1 if any(f.severity == Severity.ERROR for f in findings) else 0
+
+
+class _FragmentPlan:
+    """Where this run's fragment goes, its content address, and the fragment already there if it matches."""
+
+    def __init__(self, out: Path, name: str, inputs: str, prefix: str, reused) -> None:
+        self.out, self.name, self.inputs, self.prefix, self.reused = out, name, inputs, prefix, reused
+
+    def write(self, sources, workspace, checker, findings) -> None:
+        from ..fragment.build import build
+        from ..fragment.format import write
+
+        try:
+            write(build(self.name, self.inputs, sources, workspace, checker, findings, self.prefix), self.out)
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
+
+
+def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, loaded: LoadResult,
+                   cwd: Path) -> _FragmentPlan:
+    from ..fragment.build import config_key, prefix_of, relative, reusable, root_of
+    from ..fragment.format import FragmentError, inputs_digest
+    from ..workspace.loader import digest_of
+
+    if args.fix:
+        raise UsageError("--fragment and --fix cannot be combined: fix first, then write the fragment")
+    root = root_of(paths)
+    prefix = prefix_of(root, cwd)
+    review = (config.source.parent if config.source else root) / "safereq-review.jsonl"
+    key = config_key(config) | {"review": digest_of(review.read_bytes()) if review.is_file() else None}
+    try:
+        inputs = inputs_digest(((relative(s.path, prefix), s.digest) for s in loaded.sources), key)
+    except FragmentError as exc:
+        raise UsageError(str(exc)) from None
+    out = Path(args.fragment)
+    name = args.fragment_name or root.resolve().name or "workspace"
+    found = reusable(out, inputs, prefix)
+    return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None)
+
+
+def _review_state(config: Config, paths: list[str]):
+    """The workspace's review file (``trace/suspect-link`` compares against it), beside the configuration
+    file, else in the folder checked; None when the rule is off, so nothing is read."""
+    from ..impact import review_state
+
+    if config.rules.get("trace/suspect-link") == "off":
+        return None
+    root = config.source.parent if config.source else Path(os.path.commonpath([os.path.abspath(p) for p in paths]))
+    return review_state.load(root if root.is_dir() else root.parent)
 
 
 @contextmanager
@@ -278,7 +342,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
     named on standard error. Fixes are re-planned after each round because applying one can make another
     (which overlapped it) applicable, or unnecessary.
     """
-    from ..checks.apply import apply_edits, plan_fixes
+    from ..checks import apply_edits, plan_fixes
     from ..workspace.loader import ChangedOnDisk, write_source
 
     sources = dict(loaded.by_path)

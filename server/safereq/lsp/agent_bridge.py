@@ -2,7 +2,8 @@
 
 ``safereq.indexKnowledgeBase`` runs in a thread of the server (:mod:`.indexing`); derive / suggest links /
 suggest rebuttals run in the agent's worker process (:mod:`.agent_actions`), so that typing never waits for
-either; accepting or rejecting a proposed suggestion (:mod:`.review`) is a plain edit of the current text. Each receives the session (documents, settings such as ``settings.llm``, ``settings.index`` and
+either; accepting or rejecting a proposed suggestion (:mod:`.review`) is a plain edit of the current text.
+Each receives the session (documents, settings such as ``settings.llm``, ``settings.index`` and
 ``settings.corpora``) and the command arguments, and returns the command's JSON result (see
 client-vscode/src/protocol.ts for the shapes the extension expects).
 """
@@ -11,17 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .command_names import (DERIVE_REQUIREMENTS, INDEX_KNOWLEDGE_BASE, REVIEW_ACCEPT, REVIEW_REJECT, SUGGEST_REBUTTALS,
+                            SUGGEST_TRACE_LINKS)
 from .errors import invalid
 
 if TYPE_CHECKING:
     from .server import SafereqServer
 
-INDEX_KNOWLEDGE_BASE = "safereq.indexKnowledgeBase"
-DERIVE_REQUIREMENTS = "safereq.deriveRequirements"
-SUGGEST_TRACE_LINKS = "safereq.suggestTraceLinks"
-SUGGEST_REBUTTALS = "safereq.suggestRebuttals"
-REVIEW_ACCEPT = "safereq.review.accept"
-REVIEW_REJECT = "safereq.review.reject"
 COMMANDS = (INDEX_KNOWLEDGE_BASE, DERIVE_REQUIREMENTS, SUGGEST_TRACE_LINKS, SUGGEST_REBUTTALS, REVIEW_ACCEPT,
             REVIEW_REJECT)
 

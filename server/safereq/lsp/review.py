@@ -19,7 +19,7 @@ from .errors import invalid
 if TYPE_CHECKING:
     from .server import SafereqServer
 
-from .agent_bridge import REVIEW_ACCEPT as ACCEPT, REVIEW_REJECT as REJECT
+from .command_names import REVIEW_ACCEPT as ACCEPT, REVIEW_REJECT as REJECT
 _MARK = "> **safereq review: "
 _VSCODE_CLIENTS = ("visual studio code", "code - oss", "vscodium", "code-server", "cursor", "windsurf")
 

@@ -1,0 +1,202 @@
+"""Wording rules: words that make a requirement ambiguous, unverifiable or incomplete.
+
+They follow the INCOSE Guide to Writing Requirements (R7 vague terms, R8 escape clauses, R9 open-ended
+clauses, R19 combinators, R24 pronouns, R26 absolutes, R32 universal quantifiers) and the requirement
+smells of the research literature (subjective language, superlatives, comparatives, negative statements,
+vague pronouns). Only statements of requirements, safety requirements and safety goals are read; the word
+lists are data (rules/en/wording.yaml, rules/zh/wording.yaml) that users extend per project. Each rule
+reports the words themselves, so a finding's span is exactly what has to be rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from ...model.document import Item
+from ...model.ranges import Span
+from ..analysis.shared import Statement, analysed
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix
+from ..registry import item_check
+from ..analysis.statements import sentences, source_span
+from ..analysis.units import missing_units, quantity_context
+
+Keep = Callable[[str, int, int, str], bool]
+
+
+def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None) -> Callable:
+    """Register the rule that reports each entry of word list ``list_name`` in a statement; ``message`` has a
+    ``{word}`` field and ``keep`` (when given) decides per entry whether it counts.
+
+    The check returns a list rather than a generator, and answers from the shared analysis with one look-up:
+    most statements have no entry, and a cold check runs each of these rules for every item.
+    """
+    def check(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+        a = analysed(ctx, item)
+        if a is None or list_name not in a.entries:
+            return ()
+        text = a.text
+        return [ctx.finding(rule, item.path, source_span(item.statement, start, end),
+                            message.format(word=text[start:end]))
+                for start, end in a.entries[list_name] if keep is None or keep(text, start, end, item.language)]
+
+    check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
+    return item_check(rule, topics={list_name})(check)
+
+
+vague_term = _list_rule(
+    "wording/vague-term", "vague-terms",
+    "'{word}' is vague: replace it with a measurable criterion (a value with a unit, a tolerance or a named condition)")
+escape_clause = _list_rule(
+    "wording/escape-clause", "escape-clauses",
+    "'{word}' lets the requirement off: state the condition under which it applies, or delete the clause")
+open_ended = _list_rule(
+    "wording/open-ended", "open-ended", "'{word}' leaves the requirement open-ended: name every case it covers")
+and_or = _list_rule(
+    "wording/and-or", "and-or",
+    "'{word}' leaves open whether both or either is required: write 'and', 'or', or 'A or B or both'")
+placeholder = _list_rule(
+    "wording/placeholder", "placeholders",
+    "'{word}' is a placeholder: the requirement is incomplete until it is replaced by the actual value or text")
+subjective = _list_rule(
+    "wording/subjective", "subjective",
+    "'{word}' depends on who judges it: state an objective criterion a test can check")
+superlative = _list_rule(
+    "wording/superlative", "superlatives", "'{word}' sets a target no test can confirm: state the required value")
+
+
+_THAN_VALUE = re.compile(r"\s+than\s+(?:or\s+equal\s+to\s+)?(?:[-+±]?\d|ASIL\b|QM\b|[A-Z][A-Z0-9]*[-_.]\d)",
+                         re.IGNORECASE)
+_ZH_VALUE_BEFORE = re.compile(r"比[^，,。；]*\d[^，,。；]*$")
+_ZH_VALUE_AFTER = re.compile(r"\s*于?\s*\d")
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+
+
+def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> bool:
+    """False for a comparison with a value ("more than 1.5 Nm", 比 3 Nm 更大) or a choice ("the higher of")."""
+    if language == "zh":
+        return not (_ZH_VALUE_BEFORE.search(text, 0, start) or _ZH_VALUE_AFTER.match(text, end))
+    if _THAN_VALUE.match(text, end):
+        return False
+    return not _THE_BEFORE.search(text[max(0, start - 8):start])
+
+
+comparative = _list_rule(
+    "wording/comparative", "comparatives",
+    "'{word}' compares without a reference: state the value or what it is compared with (e.g. 'more than 1.5 Nm')",
+    _unreferenced_comparison)
+
+
+negative = _list_rule(
+    "wording/negative", "negatives",
+    "'{word}' is a double negative, which readers easily misread: state the requirement positively")
+
+
+_PERIOD = re.compile(r"\s*\d")
+
+
+def _not_a_period(text: str, start: int, end: int, language: str) -> bool:
+    """False for "every 10 ms": a period, not a quantifier over a set."""
+    return not _PERIOD.match(text, end)
+
+
+universal_quantifier = _list_rule(
+    "wording/universal-quantifier", "universal-quantifiers",
+    "'{word}' quantifies over a set that is not named: write 'each' and name the set", _not_a_period)
+
+
+@item_check("wording/absolute", topics={"absolutes"})
+def absolute(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or "absolutes" not in a.entries:
+        return ()
+    return _absolutes(ctx, item, a)
+
+
+def _absolutes(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
+    rule = "wording/absolute"
+    text, lex = a.text, a.lexicon
+    for start, end in a.entries["absolutes"]:
+        word = text[start:end]
+        if word[0].isdigit() and quantity_context(lex, text, start) is not None:
+            continue  # "differ by more than 100 %" is a threshold, not a claim of perfection
+        yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
+                          f"'{word}' is an absolute no system can guarantee and no test can show: state the "
+                          f"conditions and limits within which the requirement holds",
+                          fixes=_absolute_fixes(item, text, start, end))
+
+
+_AFTER_SHALL = re.compile(r"\bshall\s+$", re.IGNORECASE)
+
+
+def _absolute_fixes(item: Item, text: str, start: int, end: int) -> list[Fix]:
+    """'shall never' -> 'shall not' (same obligation); 'shall always' -> 'shall' (needs review)."""
+    word = text[start:end].lower()
+    if item.language == "zh" or not _AFTER_SHALL.search(text, 0, start):
+        return []
+    if word == "never":
+        not_ = "NOT" if text[start:end].isupper() else "not"
+        return [Fix("Write 'shall not'", (Edit(item.path, source_span(item.statement, start, end), not_),))]
+    if word == "always":
+        span = _deletion_span(item, text, start, end)
+        if span is not None:
+            return [Fix("Delete 'always'", (Edit(item.path, span, ""),), safe=False)]
+    return []
+
+
+def _deletion_span(item: Item, text: str, start: int, end: int) -> Span | None:
+    """The span of a word with the space before it, when both are on one source line."""
+    if start > 0 and text[start - 1] == " ":
+        span = source_span(item.statement, start - 1, end)
+        if span.start_line == span.end_line and span.end_col - span.start_col == end - start + 1:
+            return span
+    return None
+
+
+@item_check("wording/pronoun", topics={"pronouns"})
+def pronoun(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None or "pronouns" not in a.entries:
+        return ()
+    return _pronouns(ctx, item, a)
+
+
+def _pronouns(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
+    rule = "wording/pronoun"
+    text = a.text
+    found = a.entries["pronouns"]
+    starts = {s for s, _ in sentences(text)}
+    verbs = {v.start for v in a.verbs if v.modal}
+    for start, end in found:
+        word = text[start:end]
+        opens = start in starts
+        subject = word.lower() not in ("that", "such") and _next_non_space(text, end) in verbs
+        if opens or subject:
+            yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
+                              f"'{word}' may refer to something outside the statement: name the system, signal or "
+                              f"item it stands for")
+
+
+def _next_non_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+@item_check("wording/missing-unit", topics={"number"})
+def missing_unit(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    a = analysed(ctx, item)
+    if a is None:
+        return ()
+    found = missing_units(a.lexicon, a.text)
+    return _missing_units(ctx, item, a.text, found) if found else ()
+
+
+def _missing_units(ctx: CheckContext, item: Item, text: str,
+                   found: tuple[tuple[int, int, str], ...]) -> Iterator[Finding]:
+    for start, end, context in found:
+        number = text[start:end]
+        after = f" after '{context}'" if context else ""
+        yield ctx.finding("wording/missing-unit", item.path, source_span(item.statement, start, end),
+                          f"The number {number}{after} has no unit: write it with its unit (e.g. '{number} ms')")
