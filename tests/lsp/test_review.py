@@ -46,6 +46,10 @@ def make_client() -> LanguageClient:
         client.statuses.append(params if isinstance(params, dict) else
                                params._asdict() if hasattr(params, "_asdict") else vars(params))
 
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
+        return None
+
     @client.feature(types.WINDOW_SHOW_MESSAGE)
     def _show(client: LanguageClient, params: types.ShowMessageParams) -> None:
         client.shown.append(params.message)
@@ -271,6 +275,14 @@ async def test_accepted_trace_links_move_into_the_attributes_without_duplicates(
         "> - Child: `TSR-1` — Read the vehicle speed from two sources (score 0.40): shares lock", "", ""])
     at = text.index("## FSR-3")
     set_text(client, uri, text[:at] + block + text[at:])
+    # The same decisions as code actions on a suggestion's line (for editors without code lenses).
+    line = client.texts[uri][1].split("\n").index("> - Derived from: `SG-1` — Avoid unlocking the doors while the vehicle moves (score 0.50): shares doors")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(types.Position(line, 3), types.Position(line, 3)),
+        context=types.CodeActionContext(diagnostics=[], only=["refactor"])))
+    titles = [a.title for a in actions or []]
+    assert "Accept suggestion: Derived from: SG-1" in titles and "Reject suggestion: Derived from: SG-1" in titles
+    assert "Reject all 4 suggestions for FSR-2" in titles
     (accept_all,) = [lens for lens in await lenses(client, uri) if lens.command.title == "Accept all 4"]
     result = await execute(client, accept_all.command.command, *accept_all.command.arguments)
     assert field(result, "accepted") == 4 and field(result, "left") == 0

@@ -71,7 +71,7 @@ def code_actions(ls: SafereqServer, key: str, line: int) -> list[types.CodeActio
     out = []
     entry = block.entry_at(line)
     if entry is not None:
-        what = entry.first[:60]
+        what = _brief(entry.first)
         for title, command in ((f"Accept suggestion: {what}", ACCEPT), (f"Reject suggestion: {what}", REJECT)):
             out.append(types.CodeAction(title=title, kind="refactor.safereq",
                                         command=_command(title, command, uri, version, entry.start)))
@@ -81,6 +81,12 @@ def code_actions(ls: SafereqServer, key: str, line: int) -> list[types.CodeActio
         out.append(types.CodeAction(title=title, kind="refactor.safereq",
                                     command=_command(title, command, uri, version, block.start)))
     return out
+
+
+def _brief(first: str) -> str:
+    """A suggestion named in a few words: "Derived from SG-1", "TSR-5: Monitor the torque", "*timing*: …"."""
+    text = first.lstrip("#- ").replace("`", "").split(" — ")[0]
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _line_span(line: int):
