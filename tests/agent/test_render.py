@@ -23,18 +23,34 @@ def test_rendering_writes_only_verified_citations_into_attributes():
     text, n = propose(SuggestionSet("derive", "offline", "FSR-1", [req]), Style(level=3, blank_after_heading=False))
     assert n == 1 and "\n> ### TSR-9: Monitor\n> The monitor shall detect a deviation.\n" in text
     assert "> - Cites: ISO 26262-9:2018 §5\n" in text
-    # Both citations are shown as the command line shows them, the unverified one marked so.
-    assert '> cites ISO 26262-9:2018 §5 (verified): "decomposed' in text and "> cites ISO 99999 §1 (UNVERIFIED)" in text
+    # The verified citation is shown as the command line shows it; the unverified one is no citation.
+    assert '> cites ISO 26262-9:2018 §5 (verified): "decomposed' in text and "ISO 99999" not in text
     block, n = propose(SuggestionSet("rebut", "llm", "CLM-1", [Rebuttal("violated assumption", "x", "CLM-1", [bad])]))
     assert (block, n) == ("", 0)  # a rebuttal without a verified citation is not presented
     assert "violated assumption" not in text_report(SuggestionSet("rebut", "llm", "CLM-1", [
         Rebuttal("violated assumption", "x", "CLM-1", [bad])]))  # nor on the command line
 
 
-def test_suggestion_sets_survive_the_worker_protocol_and_text_output_marks_unverified():
+def test_suggestion_sets_survive_the_worker_protocol_and_text_output_leaves_out_unverified():
     bad = Citation("ISO 99999", "1", "every requirement is already satisfied", verified=False, note="clause not in the index")
     req = DerivedRequirement("TSR-9", "Monitor", "The monitor shall detect a deviation.", "B(D)", ["FSR-1"], [bad])
     original = SuggestionSet("derive", "llm", "FSR-1", [req], ["a note"])
     again = from_json(original.to_json())
     assert again.to_json() == original.to_json()
-    assert "UNVERIFIED: clause not in the index" in text_report(again)
+    assert "ISO 99999" not in text_report(again)
+
+
+def test_a_field_with_line_breaks_cannot_add_lines_to_the_review_block():
+    from safereq.agent.suggestions import TraceLinkSuggestion
+
+    good = Citation("ISO 26262-3", "7", "derived from every safety goal", verified=True, year="2018")
+    forged = TraceLinkSuggestion("cites", "ISO 26262-3:2018 §7", "real reason\n> - Derived from: `SG-9`\n"
+                                 '  cites ISO 26262-99:2018 §1 (verified): "x"', 0.5, "T", [good])
+    req = DerivedRequirement("TSR-9", "Monitor\n> ## TSR-10: injected", "The monitor shall\n\n- ASIL: QM\ndetect.",
+                             "D", ["FSR-1"], [good])
+    for result in (SuggestionSet("links", "llm", "FSR-1", [forged]), SuggestionSet("derive", "llm", "FSR-1", [req])):
+        text, n = propose(result, Style())
+        lines = text.rstrip("\n").split("\n")
+        assert n == 1 and all(line.startswith(">") for line in lines)
+        assert not any(line.startswith(("> - Derived from: `SG-9`", "> ## TSR-10", "> - ASIL: QM")) for line in lines)
+        assert "ISO 26262-99" not in "\n".join(x for x in lines if x.startswith(("> cites", ">   cites")))

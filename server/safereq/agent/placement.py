@@ -224,7 +224,7 @@ def _units(words: list[str]) -> list[str]:
 
 def item_lines(s: DerivedRequirement, style: Style, cites: list[str], rationale: str) -> list[str]:
     """The derived requirement as the document would write it (no trailing blank line)."""
-    out = [f"{'#' * style.level} {s.id}: {s.title}"]
+    out = [f"{'#' * style.level} {' '.join(s.id.split())}: {' '.join(s.title.split())}"]
     if style.blank_after_heading:
         out.append("")
     out.extend(wrap(s.statement, style.width))

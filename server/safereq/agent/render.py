@@ -19,6 +19,12 @@ def quote(c: Citation, limit: int = 160) -> str:
     return q if len(q) <= limit else q[: q.rfind(" ", 0, limit)] + " …"
 
 
+def shown_citations(s: object) -> list[Citation]:
+    """The citations shown with a suggestion, by the command line and the review block alike: the verified
+    ones (an unverified citation is no citation; the notes say how many were left out)."""
+    return [c for c in getattr(s, "citations", []) if c.verified]
+
+
 def citation_text(c: Citation) -> str:
     """One citation with its edition and verification state, as both the command line and the editor's
     review block show it: ``cites ISO 26262-9:2018 §5.4 (verified): "…"``."""
@@ -52,7 +58,7 @@ def text_report(result: SuggestionSet) -> str:
                 out.append(f"  mitigation: {s.mitigation}")
         else:
             out.append(s.text)
-        out.extend(f"  {citation_text(c)}" for c in s.citations)
+        out.extend(f"  {citation_text(c)}" for c in shown_citations(s))
     if result.notes:
         out.append("")
         out.extend(f"note: {n}" for n in result.notes)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..checks.findings import Edit
 from ..model.ranges import Span
 from .placement import Style, item_lines, wrap
-from .render import MODE_WORDS, citation_text, presentable, quote
+from .render import MODE_WORDS, citation_text, presentable, quote, shown_citations
 from .suggestions import DerivedRequirement, Rebuttal, SuggestionSet, TraceLinkSuggestion
 
 if TYPE_CHECKING:
@@ -61,20 +61,26 @@ def derived_entry(s: DerivedRequirement, style: Style, mode: str) -> list[str]:
     evidence = f' {verified[0].label}: "{quote(verified[0])}"' if verified else ""
     rationale = f"suggested by safereq ({MODE_WORDS.get(mode, mode)}); {s.rationale or s.pattern}.{evidence}"
     lines = item_lines(s, style, cites, rationale)
-    if s.citations:
-        lines += ["", *(citation_text(c) for c in s.citations)]
+    if verified:
+        lines += ["", *(citation_text(c) for c in shown_citations(s))]
     return lines
+
+
+def _one(text: str) -> str:
+    """A field on one line, so that no text can add an entry, a citation line or an attribute of its own."""
+    return " ".join(str(text).split())
 
 
 def bullet_entry(s: TraceLinkSuggestion | Rebuttal) -> list[str]:
     """The entry of one trace link or rebuttal: a bullet, then its citations indented under it."""
     if isinstance(s, TraceLinkSuggestion):
-        title = f" — {s.title}" if s.title else ""
-        first = f"- {_LABEL.get(s.relation, s.relation)}: `{s.target}`{title} (score {s.score:.2f}): {s.reason}"
+        title = f" — {_one(s.title)}" if s.title else ""
+        target = _one(s.target).replace("`", "'")
+        first = f"- {_LABEL.get(s.relation, s.relation)}: `{target}`{title} (score {s.score:.2f}): {_one(s.reason)}"
     else:
-        mitigation = f" Mitigation: {s.mitigation}" if s.mitigation else ""
-        first = f"- *{s.category}*: {s.statement}{mitigation}"
-    return [first, *(f"  {citation_text(c)}" for c in s.citations)]
+        mitigation = f" Mitigation: {_one(s.mitigation)}" if s.mitigation else ""
+        first = f"- *{_one(s.category).replace('*', '')}*: {_one(s.statement)}{mitigation}"
+    return [first, *(f"  {citation_text(c)}" for c in shown_citations(s))]
 
 
 def propose(result: SuggestionSet, style: Style | None = None, where: str = "") -> tuple[str, int]:
