@@ -161,7 +161,7 @@ def from_json(data: dict[str, Any]) -> SuggestionSet:
     sugg: list[Any] = []
     for raw in data.get("suggestions", []):
         cites = [Citation(c["document"], c["clause"], c["quote"], bool(c.get("verified")), c.get("title", ""),
-                          str(c.get("year", "")), note=c.get("note", "")) for c in raw.get("citations", [])]
+                          c.get("year", ""), note=c.get("note", "")) for c in raw.get("citations", [])]
         if task == "derive":
             sugg.append(DerivedRequirement(
                 raw["id"], raw.get("title", ""), raw["statement"], raw.get("asil", ""), list(raw.get("derived_from", [])),
