@@ -154,6 +154,8 @@ def load_config_file(path: Path) -> Config:
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else (len(text.rstrip("\n").split("\n")) if "end of document" in str(exc) else None)
         raise ConfigError(path, line, f"invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(path, None, "invalid TOML: arrays or inline tables nested too deeply") from None
     prefix = ""
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("safereq")
