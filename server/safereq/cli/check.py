@@ -200,7 +200,9 @@ def _run(args: argparse.Namespace) -> int:
     findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
 
     severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
-    report = _render(args.format, findings, all_rule_infos(), severities, cwd)
+    texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
+             for path, doc in workspace.documents.items()}
+    report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
     _emit(report, args.output)
     if not args.quiet:
         _print_summary(args, findings, len(loaded.sources), fixed, paths)
@@ -233,7 +235,7 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],
-            severities: Mapping[str, Severity | None], cwd: Path) -> str:
+            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str]) -> str:
     if fmt == "json":
         from ..report import json as report_json
 
@@ -241,7 +243,7 @@ def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
     if fmt == "sarif":
         from ..report import sarif
 
-        return sarif.render(findings, rules, severities, cwd)
+        return sarif.render(findings, rules, severities, cwd, texts)
     from ..report import text
 
     return text.render(findings)
