@@ -57,6 +57,15 @@ def _id_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+def _gate(text: str):
+    from ..report.coverage import Gate
+
+    try:
+        return Gate.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check", help="check requirement documents",
@@ -80,6 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=0,
                    help="processes to check with (default: one per core, for large workspaces on Linux)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
+    p.add_argument("--coverage-min", metavar="KIND=PCT", type=_gate, action="append", default=[],
+                   help="fail (exit 1) when a kind's trace coverage is below PCT: SG=100, TSR.verified=90, "
+                        "all.refined=80 (repeatable; see docs/report.md)")
     p.set_defaults(handler=run, fast_exit=True)
 
 
@@ -211,7 +223,22 @@ def _run(args: argparse.Namespace) -> int:
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
     if checker.failures:
         return 2
-    return 1 if any(f.severity == Severity.ERROR for f in findings) else 0
+    short = _coverage_failures(args.coverage_min, workspace)
+    return 1 if short or any(f.severity == Severity.ERROR for f in findings) else 0
+
+
+def _coverage_failures(gates: list, workspace: Workspace) -> list[str]:
+    """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
+    if not gates:
+        return []
+    from ..exchange.records import collect
+    from ..report.coverage import compute
+
+    coverage = compute(collect(workspace))
+    failures = [line for gate in gates for line in gate.failures(coverage)]
+    for line in failures:
+        print(f"safereq: {line}", file=sys.stderr)
+    return failures
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from importlib import import_module
 
 from .. import __version__
 
-COMMANDS = ["check", "rules", "index", "search", "serve", "derive", "links", "rebut", "ask", "export", "import_"]
+COMMANDS = ["check", "rules", "index", "search", "serve", "derive", "links", "rebut", "ask", "export", "import_", "report"]
 
 
 def build_parser() -> argparse.ArgumentParser:
