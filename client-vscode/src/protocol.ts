@@ -21,6 +21,8 @@ export const ServerCommand = {
   suggestTraceLinks: 'safereq.suggestTraceLinks',
   suggestRebuttals: 'safereq.suggestRebuttals',
   showTrace: 'safereq.showTrace',
+  coverage: 'safereq.coverage',
+  writeReport: 'safereq.writeReport',
 } as const;
 export type ServerCommandId = (typeof ServerCommand)[keyof typeof ServerCommand];
 
@@ -38,6 +40,7 @@ export const ClientCommand = {
   showLog: 'safereq.server.showLog',
   setApiKey: 'safereq.llm.setApiKey',
   clearApiKey: 'safereq.llm.clearApiKey',
+  openReport: 'safereq.report.open',
 } as const;
 
 /** Custom notification with the server's state, shown in the status bar. */

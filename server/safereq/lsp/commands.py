@@ -1,4 +1,5 @@
-"""``workspace/executeCommand``: ``safereq.showTrace`` here; the agent commands go to :mod:`.agent_bridge`.
+"""``workspace/executeCommand``: ``safereq.showTrace`` here; the agent commands go to :mod:`.agent_bridge`,
+the report commands (``safereq.coverage``, ``safereq.writeReport``) to :mod:`.report_bridge`.
 
 ``safereq.showTrace`` takes ``[uri, itemId]`` and returns ``{"markdown": str}``: the item and its trace chain
 upwards (parents, hazards) and downwards (children, goals, verification).
@@ -8,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import agent_bridge
+from . import agent_bridge, report_bridge
 from .errors import invalid
 
 if TYPE_CHECKING:
     from .server import SafereqServer
 
 SHOW_TRACE = "safereq.showTrace"
-COMMANDS = (SHOW_TRACE, *agent_bridge.COMMANDS)
+COMMANDS = (SHOW_TRACE, *agent_bridge.COMMANDS, *report_bridge.COMMANDS)
 
 
 def _uri_and_id(command: str, args: list[Any]) -> tuple[str, str]:
@@ -30,6 +31,8 @@ async def execute(ls: SafereqServer, command: str, args: list[Any]) -> Any:
         return show_trace(ls, *_uri_and_id(command, args))
     if command in agent_bridge.COMMANDS:
         return await agent_bridge.run(ls, command, args)
+    if command in report_bridge.COMMANDS:
+        return report_bridge.run(ls, command, args)
     raise invalid(f"unknown command {command}")
 
 
