@@ -8,7 +8,7 @@ Generates (benchmarks/core/generate.py) a 200-document workspace of 20,000 requi
 - baseline: read every file and run one regex over it (the floor any checker is compared with);
 - cold check through the real CLI (process start to exit, median of ``--runs``; bytecode cached as in an
   installed package, nothing else), with the child's peak RSS:
-  as a user runs it (per-document checks shared out to one process per core, see checks/parallel.py) and
+  as a user runs it (per-document checks shared out to one process per core, see checks/engine/parallel.py) and
   with ``--jobs 1``;
 - in-process cold check: load, parse and check a fresh workspace in an interpreter that has safereq imported;
 - re-check after a one-line edit (``Workspace.update`` + ``Checker.check`` on the same objects, median of

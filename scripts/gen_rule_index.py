@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from safereq.checks.io import all_rule_infos
+from safereq.checks import all_rule_infos
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "rules.md"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from safereq.checks.apply import EditConflict, apply_edits, plan_fixes
+from safereq.checks import EditConflict, apply_edits, plan_fixes
 from safereq.checks.findings import Edit, Finding, Fix, Severity
 from safereq.model.ranges import Span
 

@@ -1,4 +1,4 @@
-"""ASIL rules: values, S/E/C determination, inheritance, decomposition and goals (checks/asil.py)."""
+"""ASIL rules: values, S/E/C determination, inheritance, decomposition and goals (checks/families/asil.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from textwrap import dedent
 
 import pytest
 
-from safereq.checks.apply import apply_edits
+from safereq.checks import apply_edits
 from safereq.checks.findings import Finding, Severity
 from safereq.workspace import Workspace
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from safereq.checks.config import Config
-from safereq.checks.ears import classify_ears
+from safereq.checks import classify_ears
 from safereq.checks.engine import Checker
 from safereq.checks.findings import Finding
 from safereq.workspace import Workspace

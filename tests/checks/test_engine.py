@@ -116,7 +116,7 @@ def _counting_workspace_rule(monkeypatch, rule: str) -> list[int]:
 
     patched = dict(original)
     patched[rule] = registry.Check(rule, "workspace", fn)
-    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    monkeypatch.setattr("safereq.checks.engine.checker.checks", lambda: patched)
     return runs
 
 
@@ -178,7 +178,7 @@ def test_a_failing_rule_is_recorded_and_the_others_still_report(monkeypatch):
     patched = dict(original)
     patched["modal/missing"] = registry.Check("modal/missing", "item", broken)
     monkeypatch.setattr(registry, "checks", lambda: patched)
-    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    monkeypatch.setattr("safereq.checks.engine.checker.checks", lambda: patched)
     ws = Workspace()
     ws.update("reqs.md", REQS)
     checker = Checker()
@@ -206,7 +206,7 @@ def _counting(monkeypatch, rule: str):
 
     patched = dict(original)
     patched[rule] = registry.Check(rule, "document", doc_fn, item_fn)
-    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    monkeypatch.setattr("safereq.checks.engine.checker.checks", lambda: patched)
     return item_calls, doc_calls
 
 
@@ -237,7 +237,7 @@ def test_a_failing_item_part_is_recorded_and_the_others_still_report(monkeypatch
     patched = dict(original)
     patched["asil/invalid-value"] = registry.Check("asil/invalid-value", "document", original["asil/invalid-value"].fn,
                                                    broken)
-    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    monkeypatch.setattr("safereq.checks.engine.checker.checks", lambda: patched)
     ws = Workspace()
     ws.update("reqs.md", REQS)
     checker = Checker()

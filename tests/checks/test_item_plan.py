@@ -1,4 +1,4 @@
-"""The item plan (checks/plan.py) and the scanners' key filters skip only what cannot report.
+"""The item plan (checks/engine/dispatch.py) and the scanners' key filters skip only what cannot report.
 
 Both are speed-ups that must never change a finding: a rule the plan leaves out for an item would have
 found nothing there, and a word-list entry or modal verb a key filter passes over could not have matched.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from safereq.checks import modal_verbs, word_lists
+from safereq.checks.analysis import modal_verbs, word_lists
 from safereq.checks.engine import Checker
 from safereq.workspace import Workspace
 
@@ -63,7 +63,7 @@ def test_a_rule_runs_only_for_items_with_one_of_its_topics(monkeypatch):
 
     patched = dict(original)
     patched[check.rule] = registry.Check(check.rule, "item", counting, topics=check.topics)
-    monkeypatch.setattr("safereq.checks.engine.checks", lambda: patched)
+    monkeypatch.setattr("safereq.checks.engine.checker.checks", lambda: patched)
     ws = Workspace()
     ws.update("reqs.md", "## FSR-1: A\nThe ECU shall stop quickly.\n\n## FSR-2: B\nThe ECU shall stop.\n\n"
                          "## TC-1: Test\nCheck quickly.\n")

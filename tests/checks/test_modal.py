@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from safereq.checks.apply import apply_edits
+from safereq.checks import apply_edits
 from safereq.checks.config import Config
 from safereq.checks.engine import Checker
 from safereq.checks.findings import Finding
-from safereq.checks.modal_verbs import modal_verbs
+from safereq.checks.analysis.modal_verbs import modal_verbs
 from safereq.workspace import Workspace
 
 ZH = "---\nlanguage: zh\n---\n"

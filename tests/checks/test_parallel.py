@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from safereq.checks import parallel
+from safereq.checks.engine import parallel
 from safereq.checks.engine import Checker
 from safereq.checks.registry import checks
 from safereq.workspace import Workspace
@@ -82,7 +82,7 @@ def _dangling_sources() -> list:
 
 
 def test_the_scorer_narrows_the_suggestions_of_dangling_links(monkeypatch):
-    from safereq.checks import trace
+    from safereq.checks.families import trace
 
     primed = []
     prime = trace.prime_suggestions

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from safereq.checks.io import all_rule_infos
+from safereq.checks import all_rule_infos
 from safereq.checks.registry import checks, rule_infos
 from safereq.data import rules_dir
 

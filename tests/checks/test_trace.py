@@ -1,5 +1,5 @@
 """Trace rules: dangling and malformed links, duplicate IDs, cycles, orphans, goals without children,
-links to the wrong kind of item and uncovered hazardous events (checks/trace.py, workspace/graph.py)."""
+links to the wrong kind of item and uncovered hazardous events (checks/families/trace.py, workspace/graph.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from safereq.checks.apply import apply_edits
+from safereq.checks import apply_edits
 from safereq.checks.findings import Finding, Severity
 from safereq.workspace import Workspace
 from safereq.workspace.graph import _cycles_by_id, _strongly_connected, derivation_cycles
@@ -281,7 +281,7 @@ def test_cached_results_match_a_fresh_check_through_a_series_of_edits():
 def test_suggestions_narrowed_in_one_batch_equal_a_search_of_every_id(monkeypatch):
     """Many dangling links are matched against all IDs at once (rapidfuzz cdist) to narrow the search;
     the suggestions must be exactly those of a search of every ID, ties and scores at the cut-off included."""
-    from safereq.checks import trace
+    from safereq.checks.families import trace
 
     ids = [f"FSR-{a}-{n:03d}" for a in ("AB", "AC", "XY") for n in range(0, 400, 7)] + ["TSR-AB-7", "SG-1", "FSR-1"]
     defs = "".join(f"\n## {i}: Item\nThe unit shall act.\n\n- ASIL: B\n- Derived from: SG-1\n" for i in ids)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from safereq.checks.apply import apply_edits
+from safereq.checks import apply_edits
 from safereq.checks.config import Config, load_config
 from safereq.checks.engine import Checker
 from safereq.checks.findings import Finding
@@ -198,7 +198,7 @@ def test_the_examples_raise_exactly_the_intended_findings(repo_root: Path):
 def test_placeholder_patterns_skip_only_statements_they_cannot_match(monkeypatch):
     """The placeholder patterns are searched only in statements holding a character a match can start with;
     the shortcut must find exactly what a search of every statement finds."""
-    from safereq.checks import word_lists
+    from safereq.checks.analysis import word_lists
 
     texts = ["The ECU shall stop within ?? ms.", "The ECU shall stop [TBD].", "系统应在？？毫秒内停止。",
              "The ECU shall log <value>.", "The ECU shall send {{signal}}.", "The ECU shall stop within 10 ms.",

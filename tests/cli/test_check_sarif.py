@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from safereq.checks.findings import Edit, Finding, Fix, Related, Severity
-from safereq.checks.io import all_rule_infos
+from safereq.checks import all_rule_infos
 from safereq.model.ranges import Span
 from safereq.report import sarif
 

@@ -33,7 +33,7 @@ def test_links_resolve_across_the_documents_checked_together(project, safereq):
 
 
 def test_jobs_do_not_change_the_report(project, safereq, monkeypatch):
-    from safereq.checks import parallel
+    from safereq.checks.engine import parallel
 
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)  # the project is small: fork anyway
     one = safereq("check", "docs", "--format", "json", "--jobs", "1")

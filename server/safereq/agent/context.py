@@ -84,7 +84,7 @@ def summarise(ws: Workspace, item: Item) -> ItemSummary:
 def item_context(ws: Workspace, item: Item, not_modal: NotModal | None = None) -> ItemContext:
     """The context of ``item``: its attributes by canonical key, clause references, parents, children and
     its statement's EARS pattern (read with the project's extra not-modal words, ``not_modal``)."""
-    from ..checks.ears import describe_ears
+    from ..checks import describe_ears
 
     attributes: dict[str, str] = {}
     for attr in item.attributes:

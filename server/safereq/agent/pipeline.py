@@ -12,12 +12,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .compose import (answer_llm, answer_offline, derive_llm, derive_offline, links_llm, links_offline,
-                      rebut_llm, rebut_offline)
+from .compose import answer_llm, answer_offline, derive_llm, derive_offline, rebut_llm, rebut_offline
 from .context import WorkspaceView
 from .documents import DocumentAgent, route_documents
 from .generate import CancelToken, LLMClient, LLMError, LLMSettings
 from .knowledge import KnowledgeSource
+from .linking import links_llm, links_offline
 from .loop import DEFAULT_HOPS, EvidenceLoop, LoopState, add_hit
 from .plan import Plan, RetrievalPlan, deterministic_plan, plan_from_llm, request_text
 from .policies import LLMPolicy, OfflinePolicy

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from ..model.edits import Edit
 from ..model.ranges import Span
+
+__all__ = ["Edit", "Finding", "Fix", "Related", "Severity"]
 
 
 class Severity(IntEnum):
@@ -30,15 +33,6 @@ class Severity(IntEnum):
             if member.label == key:
                 return member
         raise ValueError(f"unknown severity {text!r} (use error, warning, info, hint or off)")
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """Replace the text at ``span`` of ``path`` by ``new_text``."""
-
-    path: str
-    span: Span
-    new_text: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from ..data import load_rules_yaml, rules_dir
 from .findings import Severity
 
 FAMILIES = ("format", "modal", "wording", "ears", "asil", "trace")
-SCOPES = ("item", "document", "workspace")
+SCOPES = ("item", "document", "workspace", "linked")
 
 CheckFn = Callable[..., Iterable]
 
@@ -101,6 +101,17 @@ def item_check(rule_id: str, *, topics: Iterable[str] | None = None) -> Callable
     return _register("item", rule_id, topics)
 
 
+def linked_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
+    """``fn(ctx, paths)``: findings on the links held by the items of the documents ``paths`` that depend on
+    what the linked items say, statement text included (which workspace-scope rules may not read).
+
+    The engine passes every document that changed since the last check and every document that links to an
+    item of those, and keeps the last findings of all others; so a keystroke in a statement re-checks the
+    links into that item, not the workspace. ``ctx.keep`` survives between checks for the rule's own caches.
+    """
+    return _register("linked", rule_id)
+
+
 def document_check(rule_id: str) -> Callable[[CheckFn], CheckFn]:
     """``fn(ctx, document)``: depends only on one document."""
     return _register("document", rule_id)
@@ -146,7 +157,7 @@ def rule_infos() -> dict[str, RuleInfo]:
 def checks() -> dict[str, Check]:
     """Every check function, by rule id (importing the family modules registers them)."""
     for family in FAMILIES:
-        import_module(f"{__package__}.{family}")
+        import_module(f"{__package__}.families.{family}")
     out = dict(_CHECKS)
     for rule_id, (fn, topics) in _ITEM_PARTS.items():
         check = out.get(rule_id)

@@ -101,6 +101,7 @@ class UsageError(Exception):
 
 def run(args: argparse.Namespace) -> int:
     from ..checks.config import ConfigError
+    from ..impact.review_state import ReviewStateError
 
     try:
         return _run(args)
@@ -109,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except ConfigError as exc:
         print(_config_error(exc), file=sys.stderr)
+        return 2
+    except ReviewStateError as exc:
+        print(f"safereq: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug in safereq, not the user's input: one line, unless debugging
         if os.environ.get("SAFEREQ_DEBUG"):
@@ -143,7 +147,7 @@ def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
 def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, dict[str, Severity | None]]:
     """The configuration with --select, --ignore and --rule on top, plus the io rules' severities."""
     from ..checks.findings import Severity
-    from ..checks.io import io_rule_infos
+    from ..checks import io_rule_infos
     from ..checks.registry import rule_infos
 
     known = rule_infos()
@@ -186,8 +190,8 @@ def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, 
 def _run(args: argparse.Namespace) -> int:
     from ..checks.engine import Checker
     from ..checks.findings import Severity
-    from ..checks.io import all_rule_infos, io_findings
-    from ..checks.parallel import default_jobs, parse_and_check
+    from ..checks import all_rule_infos, io_findings
+    from ..checks import default_jobs, parse_and_check
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
@@ -202,6 +206,7 @@ def _run(args: argparse.Namespace) -> int:
     with _gc_paused():
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
+        checker.set_review(_review_state(config, paths))
         findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
         # Held by the arguments, so that it outlives this function: the command exits without freeing it
         # (see fast_exit in cli.main.console).
@@ -239,6 +244,17 @@ def _coverage_failures(gates: list, workspace: Workspace) -> list[str]:
     for line in failures:
         print(f"safereq: {line}", file=sys.stderr)
     return failures
+
+
+def _review_state(config: Config, paths: list[str]):
+    """The workspace's review file (``trace/suspect-link`` compares against it), beside the configuration
+    file, else in the folder checked; None when the rule is off, so nothing is read."""
+    from ..impact import review_state
+
+    if config.rules.get("trace/suspect-link") == "off":
+        return None
+    root = config.source.parent if config.source else Path(os.path.commonpath([os.path.abspath(p) for p in paths]))
+    return review_state.load(root if root.is_dir() else root.parent)
 
 
 @contextmanager
@@ -307,7 +323,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
     named on standard error. Fixes are re-planned after each round because applying one can make another
     (which overlapped it) applicable, or unnecessary.
     """
-    from ..checks.apply import apply_edits, plan_fixes
+    from ..checks import apply_edits, plan_fixes
     from ..workspace.loader import ChangedOnDisk, write_source
 
     sources = dict(loaded.by_path)

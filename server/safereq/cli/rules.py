@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checks.io import all_rule_infos
+    from ..checks import all_rule_infos
 
     infos = all_rule_infos()
     if args.rule:

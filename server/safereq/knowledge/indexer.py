@@ -28,12 +28,11 @@ from .ingest.chunker import CHUNKER_VERSION
 from .ingest.catalogue_chunks import catalogue_chunks
 from .ingest.readers import SUPPORTED_SUFFIXES, source_kind
 from .manifest import load_manifest
-from .paths import corpora_dir
+from .paths import SHIPPED_PREFIX, corpora_dir
 from .types import IndexCancelled, IndexReport, ProgressCallback, ProgressEvent
 
 log = logging.getLogger(__name__)
 
-SHIPPED_PREFIX = "corpora:"
 SKIP_DIRS = {".git", ".safereq", ".venv", "node_modules", "__pycache__", ".hg", ".svn"}
 
 

@@ -10,6 +10,8 @@ import os
 from pathlib import Path
 
 INDEX_DIRNAME = Path(".safereq") / "index"
+# The source name of a shipped corpus file in an index starts with this (``corpora:nhtsa/...``).
+SHIPPED_PREFIX = "corpora:"
 
 
 def corpora_dir() -> Path:

@@ -19,7 +19,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from .paths import corpora_dir
+from .paths import SHIPPED_PREFIX, corpora_dir
 
 
 def seed_path(model_id: str, corpora: Path | None = None) -> Path:
@@ -47,7 +47,6 @@ def write_seed(index_dir: Path, corpora: Path | None = None) -> tuple[Path, int]
     """Write the seed for the shipped-corpus rows of the index at ``index_dir``; returns (path, vectors)."""
     import numpy as np
 
-    from .indexer import SHIPPED_PREFIX
     from .store import Store
 
     store = Store(index_dir)

@@ -51,6 +51,9 @@ def code_actions(ls: SafereqServer, params: types.CodeActionParams) -> list[type
                 is_preferred=True if index == 0 else None,
                 edit=workspace_edit(session, ls.client_capabilities, fix.edits),
             ))
+    from .impact import code_actions as review_actions
+
+    out.extend(review_actions(session, params.text_document.uri, key, wanted, sent))
     if agent:
         out.extend(agent_actions(ls, params.text_document.uri, start[0]))
     return out or None

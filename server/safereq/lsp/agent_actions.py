@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from .agent_bridge import DERIVE_REQUIREMENTS, SUGGEST_REBUTTALS, SUGGEST_TRACE_LINKS
+from .command_names import DERIVE_REQUIREMENTS, SUGGEST_REBUTTALS, SUGGEST_TRACE_LINKS
 from .errors import failed, invalid
 
 if TYPE_CHECKING:

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .command_names import DERIVE_REQUIREMENTS, INDEX_KNOWLEDGE_BASE, SUGGEST_REBUTTALS, SUGGEST_TRACE_LINKS
 from .errors import invalid
 
 if TYPE_CHECKING:
     from .server import SafereqServer
 
-INDEX_KNOWLEDGE_BASE = "safereq.indexKnowledgeBase"
-DERIVE_REQUIREMENTS = "safereq.deriveRequirements"
-SUGGEST_TRACE_LINKS = "safereq.suggestTraceLinks"
-SUGGEST_REBUTTALS = "safereq.suggestRebuttals"
 COMMANDS = (INDEX_KNOWLEDGE_BASE, DERIVE_REQUIREMENTS, SUGGEST_TRACE_LINKS, SUGGEST_REBUTTALS)
 
 API_KEY_ENV = "SAFEREQ_LLM_API_KEY"

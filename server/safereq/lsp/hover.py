@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..checks.ears import describe_ears
+from ..checks import describe_ears
 from ..model.ranges import Span
 from ..workspace.facts import explain_asil, sec_classes, stated_asil
 from ..workspace.lookup import AsilAt, ClassAt, ClauseAt, IdAt, KeyAt, element_at
@@ -54,6 +54,10 @@ async def hover(ls: SafereqServer, params: types.HoverParams) -> types.Hover | N
     elif element is not None:
         span = element.span
         parts.append(_element(ws, element, key, session.config))
+        if isinstance(element, IdAt) and (item := ws.item(element.id)) is not None:
+            from .impact import hover_section
+
+            parts.append(hover_section(session, item))
     try:
         found = session.findings().get(key, [])
     except Exception:  # a failing rule must not take hovers down with it; the publisher logs it too

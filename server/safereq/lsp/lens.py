@@ -55,6 +55,11 @@ def code_lens(ls: SafereqServer, params: types.CodeLensParams) -> list[types.Cod
             range=session.codec.range(lines, item.heading_span),
             command=types.Command(title=" · ".join(parts), command=command, arguments=[uri, item.id]),
         ))
+    from .impact import suspect_lenses
+
+    for span, title, item_id in suspect_lenses(session, key):
+        out.append(types.CodeLens(range=session.codec.range(lines, span),
+                                  command=types.Command(title=title, command=command, arguments=[uri, item_id])))
     return out
 
 

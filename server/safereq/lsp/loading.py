@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 _READ_BATCH = 64
 _SLICE_SECONDS = 0.02
-WATCHERS = ("**/*.md", "**/*.markdown", "**/safereq.toml", "**/pyproject.toml")
+WATCHERS = ("**/*.md", "**/*.markdown", "**/safereq.toml", "**/pyproject.toml", "**/safereq-review.jsonl")
 
 
 async def initialized(ls: SafereqServer, params: types.InitializedParams) -> None:

@@ -12,12 +12,12 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..checks.config import Config, ConfigError, load_config
 from ..checks.engine import Checker
 from ..checks.findings import Finding, Severity
-from ..checks.io import io_findings, io_rule_infos
+from ..checks import io_findings, io_rule_infos
 from ..checks.registry import rule_infos
 from ..model.document import Document
 from ..model.vocabulary import load_vocabulary
@@ -26,6 +26,9 @@ from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, SourceF
 from .documents import OpenDocument
 from .positions import Codec, normalise, split_lines
 from .uris import is_path, key_of, uri_of
+
+if TYPE_CHECKING:
+    from ..impact.review_state import ReviewState
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +76,9 @@ class Session:
         self._lines: dict[str, tuple[Document, list[str]]] = {}
         self._checked: tuple[int, Checker, int, dict[str, list[Finding]]] | None = None
         self._problem_generation = 0
+        # The review file's state (trace/suspect-link), read with the configuration; its error, if any.
+        self.review: ReviewState | None = None
+        self.review_error: str | None = None
 
     # -- configuration -------------------------------------------------------------------------------------
     @property
@@ -95,6 +101,24 @@ class Session:
         if self.file_config.kinds != old_kinds:
             self._rebuild_workspace()
         self._apply()
+        self.reload_review()
+
+    @property
+    def review_root(self) -> Path:
+        """Where ``safereq-review.jsonl`` lives: beside the configuration file, else the workspace root."""
+        return self.file_config.source.parent if self.file_config.source else self.root
+
+    def reload_review(self) -> None:
+        """(Re)read the review file; a broken one is remembered and reported, and compares like none."""
+        from ..impact.review_state import ReviewStateError, load
+
+        try:
+            self.review, self.review_error = load(self.review_root), None
+        except ReviewStateError as exc:
+            log.warning("review file: %s", exc)
+            self.review, self.review_error = None, str(exc)
+        self.checker.set_review(self.review)
+        self._checked = None
 
     def apply_settings(self, raw: Any) -> None:
         """Take the client's settings; entries that are not valid are left out and listed in ``setting_problems``."""
@@ -124,7 +148,7 @@ class Session:
         self._apply()
 
     def _take_io_setting(self, rule_id: str, value: Any) -> None:
-        """The io/* rules are not in the check registry (see checks/io.py), so they are validated here."""
+        """The io/* rules are not in the check registry (see checks/families/io.py), so they are validated here."""
         text = str(value).strip().lower()
         if text not in ("off", "on"):
             try:
@@ -150,6 +174,7 @@ class Session:
         if config != self.config:
             self.config = config
             self.checker = Checker(config)
+            self.checker.set_review(self.review)
         self._checked = None
 
     def _rebuild_workspace(self) -> None:

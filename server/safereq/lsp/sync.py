@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .server import SafereqServer
 
 _CONFIG_NAMES = ("safereq.toml", "pyproject.toml")
+_REVIEW_NAME = "safereq-review.jsonl"  # impact.review_state.FILE_NAME, without importing the core here
 
 
 def did_open(ls: SafereqServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -56,7 +57,7 @@ def _reload_configuration(ls: SafereqServer) -> None:
 
 def did_change_watched_files(ls: SafereqServer, params: types.DidChangeWatchedFilesParams) -> None:
     session = ls.session
-    config_changed = False
+    config_changed = review_changed = False
     touched: set[str] = set()
     for change in params.changes:
         key = key_of(change.uri)
@@ -65,6 +66,9 @@ def did_change_watched_files(ls: SafereqServer, params: types.DidChangeWatchedFi
         if os.path.basename(key) in _CONFIG_NAMES:
             config_changed = True
             continue
+        if os.path.basename(key) == _REVIEW_NAME:
+            review_changed = True
+            continue
         if change.type == types.FileChangeType.Deleted:
             session.remove_path(key)
             touched.add(key)
@@ -72,8 +76,11 @@ def did_change_watched_files(ls: SafereqServer, params: types.DidChangeWatchedFi
             session.load_from_disk(key)
             touched.add(key)
     if config_changed:
-        _reload_configuration(ls)
-    elif touched:
+        _reload_configuration(ls)  # reads the review file too
+        return
+    if review_changed:
+        session.reload_review()
+    if touched or review_changed:
         ls.publisher.schedule()
 
 

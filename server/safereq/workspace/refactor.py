@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..checks.findings import Edit
+from ..model.edits import Edit
 from ..model.ids import is_item_id
 from ..model.ranges import Span
 from .workspace import Workspace

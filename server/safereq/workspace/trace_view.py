@@ -7,6 +7,7 @@ without protocol types, so the language server and the command line render one t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..model.document import HaraRow, Item
@@ -183,18 +184,25 @@ def _label(ws: Workspace, node: TraceNode) -> str:
     return f"**{node.id}**: {node.item.title} ({node.item.kind}{asil})"
 
 
-def _render(ws: Workspace, node: TraceNode, depth: int, out: list[str]) -> None:
+def _render(ws: Workspace, node: TraceNode, depth: int, out: list[str],
+            marks: Mapping[tuple[str, str], str]) -> None:
     for child in node.children:
         note = " *(shown above)*" if child.repeated else ""
+        mark = marks.get((node.id, child.id)) or marks.get((child.id, node.id))
+        if mark:
+            note += f" — ⚠ *suspect: {mark}*"
         out.append(f"{'  ' * depth}- {child.relation}: {_label(ws, child)}{note}")
         if not child.repeated:
-            _render(ws, child, depth + 1, out)
+            _render(ws, child, depth + 1, out, marks)
     if node.truncated:
         out.append(f"{'  ' * depth}- … *(more; the trace is cut at {MAX_DEPTH} levels / {MAX_NODES} items)*")
 
 
-def trace_markdown(ws: Workspace, item_id: str) -> str:
-    """The trace of one item as Markdown: the item, its chain upwards, its chain downwards."""
+def trace_markdown(ws: Workspace, item_id: str, marks: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The trace of one item as Markdown: the item, its chain upwards, its chain downwards.
+
+    ``marks`` flags links: (dependent ID, ID it depends on) → what to say, e.g. what changed in the
+    target of a suspect link since the dependent was reviewed (the change-impact layer computes them)."""
     item = ws.item(item_id)
     if item is None:
         view = event_view(ws, item_id)
@@ -209,7 +217,7 @@ def trace_markdown(ws: Workspace, item_id: str) -> str:
         out += ["", f"## {title}", ""]
         tree = trace_tree(ws, item_id, direction)
         if tree.children:
-            _render(ws, tree, 0, out)
+            _render(ws, tree, 0, out, marks or {})
         else:
             out.append("*none*")
     return "\n".join(out) + "\n"

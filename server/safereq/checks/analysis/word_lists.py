@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..data import load_rules_yaml
-from .engine import CheckContext
+from ...data import load_rules_yaml
+from ..context import CheckContext
 from .statements import KeyFilter, any_subset, first_key, statement_words, term_words, word_positions
 
 # Lists a user may extend, by the names the rule documentation gives.

@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Iterable, Set as AbstractSet
 from functools import cache, lru_cache
 
-from ..data import load_rules_yaml
-from ..model.document import Item, Text
-from ..model.ranges import Span
-from ..workspace import Workspace
-from .engine import CheckContext
+from ...data import load_rules_yaml
+from ...model.document import Item, Text
+from ...model.ranges import Span
+from ...workspace import Workspace
+from ..context import CheckContext
 
 TEXT_CATEGORIES = frozenset({"requirement", "safety-requirement", "safety-goal"})
 

@@ -15,21 +15,21 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 
-from ..model.document import Attribute, Cell, Document, HaraRow, Item
-from ..model.ranges import Span
-from ..workspace import Workspace
-from ..workspace.asil import (
+from ...model.document import Attribute, Cell, Document, HaraRow, Item
+from ...model.ranges import Span
+from ...workspace import Workspace
+from ...workspace.asil import (
     AsilValue, asil_problem, class_index, class_names, class_suggestion, decomposition_clause, decomposition_schemes,
     determination_clause, determine_asil, excerpt, parse_asil, rank,
 )
-from ..workspace.facts import (
+from ...workspace.facts import (
     Decomposition, covering_hazards, decomposition_among, highest_hazard, inherited_asil, required_asil, sec_classes,
     stated_asil,
 )
-from ..workspace.graph import Inheriting, TraceGraph, trace_graph
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix, Related
-from .registry import document_check, item_part, workspace_check
+from ...workspace.graph import Inheriting, TraceGraph, trace_graph
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related
+from ..registry import document_check, item_part, workspace_check
 
 SEC_KEYS = ("severity", "exposure", "controllability")
 SEC_TOPICS = frozenset(f"attr:{key}" for key in SEC_KEYS)  # items with S/E/C attributes

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..model.document import Item
-from .analysis import analysed
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix, Related
-from .modal_verbs import ModalVerb
-from .registry import item_check
+from ...model.document import Item
+from ..analysis.shared import analysed
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related
+from ..analysis.modal_verbs import ModalVerb
+from ..registry import item_check
 from .statement_split import split_edit
-from .statements import source_span
+from ..analysis.statements import source_span
 
 EMPTY_CATEGORIES = ("requirement", "safety-requirement")
 _PERMISSION = frozenset({"permission"})

@@ -17,40 +17,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import compress
 from operator import is_, is_not
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model.document import Document, HaraRow, Item
-from ..model.ranges import Span, new_tuple
-from ..model.sections import LineChange
-from ..workspace import Workspace
-from .config import Config
-from .findings import Edit, Finding, Fix, Related, Severity
-from .registry import CheckFn, RuleInfo, checks, rule_infos
+from ...model.document import Document, HaraRow, Item
+from ...model.ranges import Span, new_tuple
+from ...model.sections import LineChange
+from ...workspace import Workspace
+from ..config import Config
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related, Severity
+from ..registry import CheckFn, RuleInfo, checks, rule_infos
+from .dispatch import ItemPlan
+
+if TYPE_CHECKING:
+    from ...impact.review_state import ReviewState
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass
-class CheckContext:
-    """What a check function may use: the workspace, the configuration and a way to build findings.
-
-    ``memo`` is scratch space shared by the checks of one run, for analyses that several rules need
-    (e.g. the modal-verb scan of a statement); keys should start with the family name.
-    """
-
-    workspace: Workspace
-    config: Config
-    severities: dict[str, Severity]
-    memo: dict[Any, Any] = field(default_factory=dict)
-
-    def finding(
-        self, rule: str, path: str, span: Span, message: str, *, fixes: Iterable[Fix] = (),
-        related: Iterable[Related] = (), tags: Iterable[str] = (),
-    ) -> Finding:
-        return Finding(rule, self.severities[rule], message, path, span, tuple(fixes), tuple(related), frozenset(tags))
 
 
 def _moved(finding: Finding, lines: int) -> Finding:
@@ -142,11 +127,16 @@ class Checker:
         item_fns = [(c.rule, c.fn, c.topics) for c in active if c.scope == "item"]
         item_fns += [(c.rule, c.item_fn, c.topics) for c in active if c.scope == "document" and c.item_fn is not None]
         self._item_fns: list[tuple[str, CheckFn]] = [(rule, fn) for rule, fn, _topics in item_fns]
-        from .plan import ItemPlan  # here, not at the top: plan.py reads this module's CheckContext
-
         self._item_plan = ItemPlan(item_fns)
         self._document_fns = [(c.rule, c.fn) for c in active if c.scope == "document"]
         self._workspace_fns = [(c.rule, c.fn) for c in active if c.scope == "workspace"]
+        self._linked_fns = [(c.rule, c.fn) for c in active if c.scope == "linked"]
+        # The review state linked rules compare against (see set_review), their kept caches, and what the
+        # last run of them saw: path -> (document, id(item) -> its heading line), and findings by path.
+        self.review: ReviewState | None = None
+        self._keep: dict[Any, Any] = {}
+        self._linked_seen: dict[str, tuple[Document, dict[int, int]]] | None = None
+        self._linked_by_path: dict[str, list[Finding]] = {}
         # path -> (document, id(item) -> (item, its findings, its line when they were found), all its items'
         # findings)
         self._item_cache: dict[str, tuple[Document, dict[int, _ItemHit], list[Finding]]] = {}
@@ -154,15 +144,20 @@ class Checker:
         # Rules that raised, with the error: shown by the CLI and logged by the language server.
         self.failures: dict[str, str] = {}
         self._workspace_result: _WorkspaceResult | None = None
-        # path -> (local findings, workspace findings of the path, both merged and sorted)
-        self._sorted: dict[str, tuple[list[Finding], list[Finding], list[Finding]]] = {}
+        # path -> (local, workspace and linked findings of the path, all merged and sorted)
+        self._sorted: dict[str, tuple[list[Finding], list[Finding], list[Finding], list[Finding]]] = {}
 
     @property
     def rules(self) -> dict[str, RuleInfo]:
         return rule_infos()
 
     def _context(self, ws: Workspace) -> CheckContext:
-        return CheckContext(ws, self.config, self.severities)
+        return CheckContext(ws, self.config, self.severities, keep=self._keep, review=self.review)
+
+    def set_review(self, review: ReviewState | None) -> None:
+        """Compare linked rules against ``review`` from now on (the next check runs them in full)."""
+        self.review = review
+        self._linked_seen = None
 
     def _local(self, ctx: CheckContext, doc: Document) -> list[Finding]:
         """Item- and document-scope findings of one document, reusing results for unchanged items."""
@@ -288,16 +283,59 @@ class Checker:
         ctx = self._context(ws)
         local = {path: self._local(ctx, ws.documents[path]) for path in sorted(wanted) if path in ws.documents}
         workspace = self._workspace_findings(ctx, ws)
+        linked = self._linked_findings(ctx, ws)
         findings: list[Finding] = []
-        # Findings sort by path first, so each path's are sorted on their own and kept while neither its
-        # local nor its workspace findings changed: an edit re-sorts one document's findings, not all.
+        # Findings sort by path first, so each path's are sorted on their own and kept while none of its
+        # local, workspace and linked findings changed: an edit re-sorts one document's findings, not all.
         for path in sorted(wanted):
-            mine, theirs = local.get(path, _NONE), workspace.get(path, _NONE)
+            mine, theirs, links = local.get(path, _NONE), workspace.get(path, _NONE), linked.get(path, _NONE)
             kept = self._sorted.get(path)
-            if kept is None or kept[0] is not mine or kept[1] is not theirs:
-                kept = self._sorted[path] = (mine, theirs, sorted(mine + theirs, key=Finding.sort_key))
-            findings.extend(kept[2])
+            if kept is None or kept[0] is not mine or kept[1] is not theirs or kept[2] is not links:
+                kept = self._sorted[path] = (mine, theirs, links, sorted(mine + theirs + links, key=Finding.sort_key))
+            findings.extend(kept[3])
         return findings
+
+    def _linked_findings(self, ctx: CheckContext, ws: Workspace) -> dict[str, list[Finding]]:
+        """Linked-scope findings by path, re-run only for the documents they may have changed in (see
+        ``registry.linked_check``): a changed document, and every document linking to an item of it that
+        is new, gone, or on another line (its findings name the item's place)."""
+        if not self._linked_fns or self.review is None or not self.review.recorded:
+            # Linked rules compare links with a recorded review; without one they have nothing to say, and
+            # an edit costs nothing here (the hot path of a workspace that never recorded a review).
+            self._linked_seen, self._linked_by_path = None, {}
+            return {}
+        seen = self._linked_seen
+        now = {path: (doc, {id(i): i.line for i in doc.items}) for path, doc in ws.documents.items()
+               if seen is None or seen.get(path, (None,))[0] is not doc}
+        if seen is None:
+            dirty = set(ws.documents)
+            self._linked_by_path = {}
+        else:
+            dirty = set(now)
+            touched: set[str] = set()
+            for path in set(seen) - set(ws.documents):
+                touched.update(i.id for i in seen[path][0].items)
+                self._linked_by_path.pop(path, None)
+            for path, (doc, lines) in now.items():
+                was = seen.get(path)
+                before = was[1] if was is not None else {}
+                touched.update(i.id for i in doc.items if before.get(id(i)) != lines[id(i)])
+                if was is not None:
+                    touched.update(i.id for i in was[0].items if id(i) not in lines)
+            for item_id in touched:
+                dirty.update(ref.path for ref in ws.references(item_id))
+        found: dict[str, list[Finding]] = {path: [] for path in dirty if path in ws.documents}
+        paths = sorted(found)
+        for rule, fn in self._linked_fns:
+            for f in self._run(rule, fn, ctx, paths):
+                found.setdefault(f.path, []).append(f)
+        for path, fs in found.items():
+            if fs or self._linked_by_path.get(path):
+                self._linked_by_path[path] = fs
+        self._linked_seen = (dict(seen) if seen is not None else {}) | now
+        for path in set(self._linked_seen) - set(ws.documents):
+            del self._linked_seen[path]
+        return self._linked_by_path
 
 
 _NONE: list[Finding] = []

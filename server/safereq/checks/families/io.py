@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from ..data import load_rules_yaml
-from ..workspace.loader import LoadProblem
-from .findings import Finding, Severity
-from .registry import RuleInfo, rule_infos
+from ...data import load_rules_yaml
+from ...workspace.loader import LoadProblem
+from ..findings import Finding, Severity
+from ..registry import RuleInfo, rule_infos
 
 
 @cache

@@ -34,10 +34,10 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from ..workspace import Workspace
-from ..workspace.graph import trace_graph
-from .engine import Checker
-from .findings import Finding
+from ...workspace import Workspace
+from ...workspace.graph import trace_graph
+from .checker import Checker
+from ..findings import Finding
 
 _log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ def _score(conn: Connection) -> None:
         import numpy  # noqa: F401  (what narrow_pools needs, loaded while the parent parses)
         from rapidfuzz import process  # noqa: F401
 
-        from .trace import narrow_pools
+        from ..families.trace import narrow_pools
 
         request = conn.recv()
         if request is not None:
@@ -161,7 +161,7 @@ def _score(conn: Connection) -> None:
 
 def _use_scorer(scorer: tuple[Any, Connection], ws: Workspace) -> None:
     """Have the scorer narrow the candidates of the dangling links while the trace graph is built here."""
-    from .trace import BATCH_TARGETS, prime_suggestions
+    from ..families.trace import BATCH_TARGETS, prime_suggestions
 
     proc, conn = scorer
     ids = ws.all_ids()

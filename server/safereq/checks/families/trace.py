@@ -16,16 +16,16 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 
-from ..model.document import Item
-from ..model.ids import is_item_id, kind_prefix
-from ..model.ranges import Span
-from ..workspace import Workspace
-from ..workspace.asil import excerpt
-from ..workspace.facts import sec_classes
-from ..workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix, Related
-from .registry import item_check, workspace_check
+from ...model.document import Item
+from ...model.ids import is_item_id, kind_prefix
+from ...model.ranges import Span
+from ...workspace import Workspace
+from ...workspace.asil import excerpt
+from ...workspace.facts import sec_classes
+from ...workspace.graph import LinkSite, RowInfo, TraceGraph, derivation_cycles, trace_graph
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix, Related
+from ..registry import item_check, workspace_check
 
 # The kind categories a link under each key is expected to reach (used to rank spelling suggestions).
 EXPECTED = {"derived-from": ("safety-goal", "safety-requirement", "requirement", "claim"),
@@ -356,3 +356,7 @@ def _uncovered(ctx: CheckContext, event_id: str, level: str | None, path: str, s
         "trace/uncovered-hazard", path, span,
         f"Hazardous event {event_id}{asil} is not covered by any safety goal: name a goal in the HARA's "
         f"safety-goal column or list {event_id} under a goal's 'Hazard:'")
+
+
+# trace/suspect-link compares links with the review file; it has a module of its own (families/suspect.py).
+from . import suspect  # noqa: E402,F401  (importing it registers the rule)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..model.document import Document
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix
-from .registry import document_check
+from ...model.document import Document
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix
+from ..registry import document_check
 
 
 @document_check("format/front-matter")

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from ..model.document import Item
-from ..model.ranges import Span
-from .analysis import Statement, analysed
-from .engine import CheckContext
-from .findings import Edit, Finding, Fix
-from .registry import item_check
-from .statements import sentences, source_span
-from .units import missing_units, quantity_context
+from ...model.document import Item
+from ...model.ranges import Span
+from ..analysis.shared import Statement, analysed
+from ..context import CheckContext
+from ..findings import Edit, Finding, Fix
+from ..registry import item_check
+from ..analysis.statements import sentences, source_span
+from ..analysis.units import missing_units, quantity_context
 
 Keep = Callable[[str, int, int, str], bool]
 

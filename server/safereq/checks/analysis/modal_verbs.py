@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
-from ..data import load_rules_yaml
+from ...data import load_rules_yaml
 from .statements import KeyFilter, first_key, word_positions
 
 _CLAUSE_BOUNDARY = re.compile(r"[,;:，；：。.!?！？]|\bthen\b", re.IGNORECASE)

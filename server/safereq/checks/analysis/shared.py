@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model.document import Item
-from .engine import CheckContext
+from ...model.document import Item
+from ..context import CheckContext
 from .modal_verbs import ModalVerb, main_verb, modal_verbs
 from .statements import statement_of
 from .word_lists import Lexicon, lexicon

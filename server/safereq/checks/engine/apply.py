@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..model.ranges import Span
-from .findings import Edit, Finding, Fix
+from ...model.ranges import Span
+from ..findings import Edit, Finding, Fix
 
 
 class EditConflict(ValueError):

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..model.document import Item
-from .analysis import analysed
-from .engine import CheckContext
-from .registry import CheckFn
+from ...model.document import Item
+from ..analysis.shared import analysed
+from ..context import CheckContext
+from ..registry import CheckFn
 
 NO_STATEMENT = frozenset({"no-statement"})
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from .ears import classify_ears
-from .modal_verbs import ModalVerb
-from .statements import sentence_at
+from ..analysis.modal_verbs import ModalVerb
+from ..analysis.statements import sentence_at
 
 _EN_SAME_SUBJECT = re.compile(r",?\s+and\s+$")
 _EN_AND = re.compile(r",?\s+and\s+")

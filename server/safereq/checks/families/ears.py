@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..data import load_rules_yaml
-from ..model.document import Item
-from .analysis import analysed
-from .engine import CheckContext
-from .findings import Finding
-from .modal_verbs import main_verb, modal_verbs
-from .registry import item_check
-from .statements import first_key, sentence_at, source_span, word_positions
+from ...data import load_rules_yaml
+from ...model.document import Item
+from ..analysis.shared import analysed
+from ..context import CheckContext
+from ..findings import Finding
+from ..analysis.modal_verbs import main_verb, modal_verbs
+from ..registry import item_check
+from ..analysis.statements import first_key, sentence_at, source_span, word_positions
 
 ROLES = {"event": "trigger", "state": "precondition", "unwanted": "trigger", "optional": "feature"}
 
