@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 
 from safereq.checks.findings import Finding, Related, Severity
-from safereq.checks.io import all_rule_infos
+from safereq.checks import all_rule_infos
 from safereq.model.ranges import Span
 from safereq.report import sarif
 from safereq.report.line_hash import line_hashes
