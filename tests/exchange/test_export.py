@@ -165,6 +165,7 @@ def test_sphinx_needs_builds_the_exported_needs_without_warnings(wiper, tmp_path
         index = "Wiper\n=====\n\n.. needtable::\n   :columns: id, title, asil, derived_from\n"
     else:
         index = "Wiper\n=====\n\n.. needimport:: needs.json\n"
+    conf += "needs_build_json = True\n"  # sphinx-needs writes its own needs.json of the build
     (project / "conf.py").write_text(conf, encoding="utf-8")
     (project / "index.rst").write_text(index, encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", ".", "_build"],
@@ -174,6 +175,14 @@ def test_sphinx_needs_builds_the_exported_needs_without_warnings(wiper, tmp_path
     for need_id in ("FSR-10", "SG-10", "HE-10", "FSR-ZH-1"):
         assert need_id in page
     assert "雨量传感器故障检测" in page
+    if how == "needimport":
+        # The needs.json sphinx-needs wrote (with its own fields added) imports back to the same items.
+        from .conftest import comparable, records_of
+
+        status = main(["import", str(project / "_build" / "needs.json"), "-o", str(tmp_path / "back")])
+        err = capsysbinary.readouterr().err.decode("utf-8")
+        assert status == 0 and "not mapped" not in err, err
+        assert comparable(records_of([tmp_path / "back"])) == comparable(records_of([wiper]))
 
 
 def test_export_of_a_folder_without_documents_is_empty_not_an_error(tmp_path, monkeypatch, capsysbinary):

@@ -33,7 +33,8 @@ _BOOKKEEPING = frozenset({
     "constraints_results", "arch", "jinja_content", "has_dead_links", "has_forbidden_dead_links",
     "id_parent", "id_complete", "full_title", "max_amount", "max_content_lines", "url", "avatar",
     "safereq_document", "safereq_line", "safereq_source", "safereq_chapters", "content_id", "target_id",
-    "section_name", "is_external", "external_url", "prefix", "source_path", "section",
+    "prefix", "source_path", "section", "completion", "duration", "constraints_error", "pre_content",
+    "post_content", "query", "has_forbidden_dead_links",
 })
 
 
@@ -114,7 +115,7 @@ def parse(text: str, source: str, version: str | None = None) -> tuple[list[Docu
             elif field_name.replace("_", "-") in labels and field_name.replace("_", "-") not in LINK_KEYS:
                 if value not in (None, "", []):
                     record.attributes[field_name.replace("_", "-")] = str(value)
-            elif field_name in _BOOKKEEPING:
+            elif field_name in _BOOKKEEPING or field_name.endswith("_back"):  # "_back": incoming links
                 if field_name == "links" and value:
                     problems.append(ImportProblem(need_id, f"plain sphinx-needs links {value!r} have no safereq "
                                                            "meaning; kept as \"Derived from\""))
