@@ -48,6 +48,8 @@ A second paragraph explains the sensor's range & limits <on purpose>.
 - Verified by: TC-10
 - FTTI: 500 ms
 - Status: approved
+- Cites: ISO 26262-3:2018 §7.4.2
+- Cites: ISO 26262-4:2018 §6.4
 
 #### Notes
 A sub-heading of the item's body.

@@ -4,7 +4,6 @@ attributes and links; real-tool ReqIF files import; bad input is a message and e
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

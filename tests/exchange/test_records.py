@@ -13,7 +13,8 @@ def test_records_carry_chapters_text_attributes_and_links(wiper):
                         "when the drop rate exceeds 40 drops/s.\n\n"
                         "A second paragraph explains the sensor's range & limits <on purpose>.\n\n"
                         "A sub-heading of the item's body.")
-    assert fsr.attributes == {"asil": "A", "ftti": "500 ms", "status": "approved"}
+    assert fsr.attributes == {"asil": "A", "ftti": "500 ms", "status": "approved",
+                              "cites": "ISO 26262-3:2018 §7.4.2\nISO 26262-4:2018 §6.4"}
     assert fsr.links == {"derived-from": ["SG-10"], "verified-by": ["TC-10"]}
     assert by_id["FSR-11"].chapters == ("Motor control",)
     assert by_id["FSR-11"].attributes["rationale"] == "A stopped wiper is worse than a wiper that runs without need."

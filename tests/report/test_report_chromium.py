@@ -8,7 +8,6 @@ Chromium comes from Debian (scripts/test.sh installs it); without it the test sk
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from html.parser import HTMLParser

@@ -56,7 +56,7 @@ def test_html_is_one_self_contained_file(brake, tmp_path, capsys):
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     assert page.count("<svg") == 3  # one trace graph per safety goal
     assert "src=" not in page and "<link" not in page and "http" not in page.split("<svg")[0]
-    assert "Keep a parked vehicle &lt;standing&gt;" in page  # document text is escaped
+    assert "Keep a parked vehicle &lt;standing&gt;" in page and "<standing>" not in page  # escaped, SVG too
 
 
 def test_check_coverage_gate(brake, capsys):

@@ -82,8 +82,12 @@ def render_document(doc: DocumentRecord) -> str:
         for key in keys:
             if key == "safety-goal":
                 continue  # only a HARA row links to a goal by that key
-            value = ", ".join(record.links[key]) if key in LINK_KEYS else record.attributes[key]
-            attribute_lines.append(f"- {labels.get(key, key)}: {_one_line(value)}")
+            if key in LINK_KEYS:
+                attribute_lines.append(f"- {labels.get(key, key)}: {', '.join(record.links[key])}")
+                continue
+            # An attribute written on several lines of the source (two "Cites:" lines) is several lines again.
+            for value in record.attributes[key].split("\n"):
+                attribute_lines.append(f"- {labels.get(key, key)}: {_one_line(value)}")
         if attribute_lines:
             lines += [""] + attribute_lines
         if record.extra:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from ..model.document import Document, HaraRow, Item
-from ..model.ids import ATX_HEADING_RE, heading_title
+from ..model.ids import ATX_HEADING_RE, heading_title, kind_prefix
 from ..workspace import Workspace
 
 # Keys whose values are trace links; "safety-goal" is the goal column of a HARA row.
@@ -46,7 +46,8 @@ class Record:
 
 @dataclass(slots=True)
 class DocumentRecord:
-    """A document: its path as given, its title (first level-1 heading, else the file name) and records."""
+    """A document: its path as given, its title (first level-1 heading, else the front matter's ``title``,
+    else the file name) and records."""
 
     path: str
     title: str
@@ -120,16 +121,10 @@ def _row_record(ws: Workspace, path: str, row: HaraRow) -> Record:
     cells = row.cells
     attributes = {key: cells[key].text for key in HARA_ATTRIBUTES if key in cells and cells[key].text}
     goals = [link.target for link in row.goal_links() if link.valid]
-    kind = ws.vocabulary.kind_of(_prefix(row.id))
-    return Record(row.id, _prefix(row.id), cells["title"].text if "title" in cells else "", "", path,
+    kind = ws.vocabulary.kind_of(kind_prefix(row.id))
+    return Record(row.id, kind_prefix(row.id), cells["title"].text if "title" in cells else "", "", path,
                   row.span.start_line + 1, (), attributes, {"safety-goal": goals} if goals else {}, "hara",
                   kind.category if kind else "hazard")
-
-
-def _prefix(item_id: str) -> str:
-    from ..model.ids import kind_prefix
-
-    return kind_prefix(item_id)
 
 
 def collect(ws: Workspace) -> list[DocumentRecord]:
@@ -140,7 +135,8 @@ def collect(ws: Workspace) -> list[DocumentRecord]:
         title, chapters = _chapters(doc)
         records = [_row_record(ws, path, row) for row in doc.hara_rows]
         records += [_item_record(ws, item, chapters.get(item.line, ())) for item in doc.items]
-        out.append(DocumentRecord(path, title or PurePath(path).stem, records))
+        front_title = doc.front_matter.get("title") if isinstance(doc.front_matter, dict) else None
+        out.append(DocumentRecord(path, title or str(front_title or "") or PurePath(path).stem, records))
     return out
 
 
