@@ -78,9 +78,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         from ..exchange.reqif_import import parse_file
 
-        if fmt == "reqifz" and path.suffix.lower() != ".reqifz":
-            raise InputError(f"{args.file}: a ReqIFz archive must be named *.reqifz")
-        documents, problems = parse_file(path)
+        documents, problems = parse_file(path, archive=fmt == "reqifz")
     out_dir = Path(args.output)
     written: list[tuple[Path, str]] = []
     names: set[str] = set()

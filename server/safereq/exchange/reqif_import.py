@@ -272,15 +272,16 @@ def _slug(title: str) -> str:
     return slug[:60] or "specification"
 
 
-def parse_file(path: Path) -> tuple[list[DocumentRecord], list[ImportProblem]]:
-    """Records of a ``.reqif`` or ``.reqifz`` file; InputError for a file that is not readable ReqIF."""
+def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRecord], list[ImportProblem]]:
+    """Records of a ``.reqif`` file, or of a ``.reqifz`` archive (``archive``; default: by the suffix);
+    InputError for a file that is not readable ReqIF."""
     from reqif.models.error_handling import ReqIFXMLParsingError, ReqIFZParsingError
     from reqif.parser import ReqIFParser, ReqIFZParser
 
     problems: list[ImportProblem] = []
     source = str(path)
     try:
-        if path.suffix.lower() == ".reqifz":
+        if archive if archive is not None else path.suffix.lower() == ".reqifz":
             if not zipfile.is_zipfile(path):
                 raise InputError(f"{source}: not a ReqIFz archive (a .reqifz file is a zip)")
             bundle = ReqIFZParser.parse(source)
