@@ -80,3 +80,17 @@ def test_report_into_an_unwritable_place_is_a_usage_error(brake, capsys):
     (brake.parent / "file").write_text("x", encoding="utf-8")
     status, _out, err = run(capsys, "report", "brake", "-o", str(brake.parent / "file" / "sub"))
     assert status == 2 and err.startswith("safereq: cannot write into")
+
+
+def test_a_deep_chain_is_cut_and_says_so(tmp_path, monkeypatch, capsys):
+    lines = ["# Chain", "", "## SG-1: Top", "The system shall stay safe.", "", "- ASIL: B", ""]
+    parent = "SG-1"
+    for k in range(1, 13):
+        lines += [f"## FSR-{k}: Level {k}", "The function shall hold.", "", "- ASIL: B", f"- Derived from: {parent}", ""]
+        parent = f"FSR-{k}"
+    (tmp_path / "chain.md").write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "report", "chain.md", "-o", "r")[0] == 0
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    assert "FSR-8" in svg and "FSR-9" not in svg and "cut at 120 items / 8 levels" in svg

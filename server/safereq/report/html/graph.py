@@ -79,7 +79,7 @@ def goal_svg(coverage: Coverage, goal_id: str, hole_ids: set[str]) -> str:
                 node(test)
                 dot.edge(parent, test, style="dotted", label="verified by")
         frontier, depth = following, depth + 1
-    if frontier and (coverage.children.get(frontier[0]) or len(added) >= MAX_NODES):
+    if len(added) >= MAX_NODES or any(coverage.children.get(f) for f in frontier):
         dot.node("…", f"… (cut at {MAX_NODES} items / {MAX_DEPTH} levels)", shape="plaintext", style="")
     try:
         svg = dot.pipe(format="svg", encoding="utf-8")
