@@ -139,3 +139,24 @@ def test_bad_input_is_a_message_and_exit_2(tmp_path, capsys, name, content, mess
 def test_a_missing_file_is_a_message_and_exit_2(tmp_path, capsys):
     status, err = run(capsys, "import", str(tmp_path / "nope.reqif"))
     assert status == 2 and "cannot read" in err
+
+
+def test_a_foreign_needs_json_gets_ids_safereq_reads(tmp_path, capsys):
+    needs = {"current_version": "1.0", "versions": {"1.0": {"needs": {
+        "req_1": {"id": "req_1", "type": "req", "title": "Brake light", "content": "The lamp shall light.",
+                  "status": "open", "links": [], "priority": "high", "docname": "index"},
+        "SPEC_2": {"id": "SPEC_2", "type": "spec", "title": "Lamp driver", "content": "",
+                   "links": ["req_1"], "tags": ["hw"]},
+    }}}}
+    source = tmp_path / "needs.json"
+    source.write_text(json.dumps(needs), encoding="utf-8")
+    status, err = run(capsys, "import", str(source), "-o", str(tmp_path / "out"))
+    assert status == 0, err
+    assert "need ID 'req_1' is not an ID safereq reads; written as REQ_1" in err
+    assert "tags ['hw'] not mapped" in err and "plain sphinx-needs links" in err
+    by_id = {r.id: r for r in records_of([tmp_path / "out"])}
+    assert set(by_id) == {"REQ_1", "SPEC_2"}
+    assert by_id["SPEC_2"].links == {"derived-from": ["REQ_1"]}
+    assert by_id["REQ_1"].attributes == {"status": "open"}
+    text = (tmp_path / "out" / "req.md").read_text(encoding="utf-8")
+    assert "| priority | high |" in text and "| sphinx-needs id | req_1 |" in text

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .. import __version__
-from ..model.ids import kind_prefix
+from ..model.ids import is_item_id, kind_prefix
 from .errors import ImportProblem, InputError
 from .records import LINK_KEYS, DocumentRecord, Record, all_records, attribute_labels, option_name
 
@@ -125,10 +125,35 @@ def parse(text: str, source: str, version: str | None = None) -> tuple[list[Docu
             elif value not in (None, "", [], {}):
                 record.extra[field_name] = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         group = record.document if need.get("safereq_document") else f"{need.get('type') or record.kind.lower()}.md"
+        if not record.document:
+            record.document = group
         by_type.setdefault(group, []).append(record)
     documents = [DocumentRecord(group, titles.get(group) or _title(group), records)
                  for group, records in by_type.items()]
+    _rename_ids([r for d in documents for r in d.records], problems)
     return documents, problems
+
+
+def _rename_ids(records: list[Record], problems: list[ImportProblem]) -> None:
+    """Give needs whose IDs safereq cannot read as items (``req_12``, ``R 5``) IDs it can, links included:
+    the upper-case form when that is one, else ``REQ-<n>``. Each renaming is reported."""
+    taken = {r.id for r in records if is_item_id(r.id)}
+    renamed: dict[str, str] = {}
+    for number, record in enumerate(records, start=1):
+        if is_item_id(record.id):
+            continue
+        upper = record.id.upper().replace(" ", "-")
+        new = upper if is_item_id(upper) and upper not in taken else f"REQ-{number}"
+        while new in taken:
+            new += "-1"
+        taken.add(new)
+        renamed[record.id] = new
+        problems.append(ImportProblem(new, f"need ID {record.id!r} is not an ID safereq reads; written as {new}"))
+        record.extra.setdefault("sphinx-needs id", record.id)
+        record.id, record.kind = new, kind_prefix(new)
+    if renamed:
+        for record in records:
+            record.links = {key: [renamed.get(t, t) for t in targets] for key, targets in record.links.items()}
 
 
 def _title(group: str) -> str:
