@@ -26,6 +26,7 @@ ALLOWED = {
     "agent": {"model", "workspace", "knowledge", "checks"},
     "exchange": {"model", "workspace"},
     "report": {"model", "checks", "workspace", "exchange"},
+    "fragment": {"model", "workspace", "checks"},
     "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact", "exchange", "report"},
 }
 

@@ -92,6 +92,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--coverage-min", metavar="KIND=PCT", type=_gate, action="append", default=[],
                    help="fail (exit 1) when a kind's trace coverage is below PCT: SG=100, TSR.verified=90, "
                         "all.refined=80 (repeatable; see docs/report.md)")
+    p.add_argument("--fragment", metavar="OUT", help="also write this repository's fragment for `safereq merge` "
+                                                     "(reused as it is when its inputs did not change; *.gz gzipped)")
+    p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
+                                                          "merge (default: the checked folder's name)")
     p.set_defaults(handler=run, fast_exit=True)
 
 
@@ -203,11 +207,17 @@ def _run(args: argparse.Namespace) -> int:
     excluder = Excluder(config.exclude, config.source.parent if config.source else cwd)
     loaded = load(paths, excluder=excluder, max_bytes=args.max_file_size or DEFAULT_MAX_BYTES, cwd=cwd)
 
+    fragment = _fragment_plan(args, paths, config, loaded, cwd) if args.fragment else None
     with _gc_paused():
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         checker.set_review(_review_state(config, paths))
-        findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
+        if fragment is not None and fragment.reused is not None:
+            findings = fragment.reused.local + fragment.reused.workspace
+        else:
+            findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
+            if fragment is not None:
+                fragment.write(loaded.sources, workspace, checker, findings)
         # Held by the arguments, so that it outlives this function: the command exits without freeing it
         # (see fast_exit in cli.main.console).
         args.retained = (workspace, checker, loaded)
@@ -228,14 +238,16 @@ def _run(args: argparse.Namespace) -> int:
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
     if checker.failures:
         return 2
-    short = _coverage_failures(args.coverage_min, workspace)
+    short = _coverage_failures(args.coverage_min, workspace, loaded)
     return 1 if short or any(f.severity == Severity.ERROR for f in findings) else 0
 
 
-def _coverage_failures(gates: list, workspace: Workspace) -> list[str]:
+def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) -> list[str]:
     """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
     if not gates:
         return []
+    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+        workspace.update_many((source.path, source.text) for source in loaded.sources)
     from ..exchange.records import collect
     from ..report.coverage import compute
 
@@ -244,6 +256,44 @@ def _coverage_failures(gates: list, workspace: Workspace) -> list[str]:
     for line in failures:
         print(f"safereq: {line}", file=sys.stderr)
     return failures
+
+
+class _FragmentPlan:
+    """Where this run's fragment goes, its content address, and the fragment already there if it matches."""
+
+    def __init__(self, out: Path, name: str, inputs: str, prefix: str, reused) -> None:
+        self.out, self.name, self.inputs, self.prefix, self.reused = out, name, inputs, prefix, reused
+
+    def write(self, sources, workspace, checker, findings) -> None:
+        from ..fragment.build import build
+        from ..fragment.format import write
+
+        try:
+            write(build(self.name, self.inputs, sources, workspace, checker, findings, self.prefix), self.out)
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
+
+
+def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, loaded: LoadResult,
+                   cwd: Path) -> _FragmentPlan:
+    from ..fragment.build import config_key, prefix_of, relative, reusable, root_of
+    from ..fragment.format import FragmentError, inputs_digest
+    from ..workspace.loader import digest_of
+
+    if args.fix:
+        raise UsageError("--fragment and --fix cannot be combined: fix first, then write the fragment")
+    root = root_of(paths)
+    prefix = prefix_of(root, cwd)
+    review = (config.source.parent if config.source else root) / "safereq-review.jsonl"
+    key = config_key(config) | {"review": digest_of(review.read_bytes()) if review.is_file() else None}
+    try:
+        inputs = inputs_digest(((relative(s.path, prefix), s.digest) for s in loaded.sources), key)
+    except FragmentError as exc:
+        raise UsageError(str(exc)) from None
+    out = Path(args.fragment)
+    name = args.fragment_name or root.resolve().name or "workspace"
+    found = reusable(out, inputs, prefix)
+    return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None)
 
 
 def _review_state(config: Config, paths: list[str]):

@@ -158,6 +158,15 @@ def diff_workspaces(old: Workspace, new: Workspace, review: ReviewState | None =
     renames = _renames(gone, came)
     result = WorkspaceDiff()
     relevant_sources: list[str] = []
+    lines: dict[int, list[str]] = {}
+
+    def source(ws: Workspace, item: Item) -> str:
+        """The item's lines as written: equal text on both sides is the common case, and cheap to compare."""
+        doc = ws.documents[item.path]
+        got = lines.get(id(doc))
+        if got is None:
+            got = lines[id(doc)] = doc.text.split("\n")
+        return "\n".join(got[item.line:item.end_line + 1])
 
     def compare(old_item: Item, new_item: Item, renamed_from: str | None) -> ItemChange | None:
         fields = changes(_fields(old_item), _fields(new_item))
@@ -168,6 +177,8 @@ def diff_workspaces(old: Workspace, new: Workspace, review: ReviewState | None =
 
     for item_id in after:
         if item_id in before:
+            if source(old, before[item_id]) == source(new, after[item_id]):
+                continue
             change = compare(before[item_id], after[item_id], None)
             if change is not None:
                 result.changed.append(change)

@@ -105,6 +105,7 @@ class ReviewState:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a committed file is not
             os.replace(tmp, target)
         except BaseException:
             try:
@@ -164,3 +165,9 @@ def load(root: Path) -> ReviewState:
     except OSError as exc:
         raise ReviewStateError(path, f"cannot be read: {exc.strerror or exc}") from None
     return parse(text, path)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
