@@ -94,3 +94,17 @@ def test_a_deep_chain_is_cut_and_says_so(tmp_path, monkeypatch, capsys):
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     svg = page[page.index("<svg"):page.index("</svg>")]
     assert "FSR-8" in svg and "FSR-9" not in svg and "cut at 120 items / 8 levels" in svg
+
+
+def test_at_most_max_graphs_are_drawn_goals_with_holes_first(brake, tmp_path, monkeypatch, capsys):
+    from safereq.report.html import page as page_module
+
+    monkeypatch.setattr(page_module, "MAX_GRAPHS", 2)
+    # SG-20 (ASIL C) loses its only child: a hole, so it is drawn before SG-2 (also C).
+    text = (brake / "parking.md").read_text(encoding="utf-8")
+    (brake / "parking.md").write_text(text.replace("- Derived from: SG-20", "- Derived from: SG-99"), encoding="utf-8")
+    assert run(capsys, "report", "brake", "-o", str(tmp_path / "r"))[0] == 0
+    html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert html.count("<svg") == 2
+    assert 'id="graph-SG-1"' in html and 'id="graph-SG-20"' in html and 'id="graph-SG-2"' not in html
+    assert "1 more safety goals are not drawn" in html

@@ -78,6 +78,7 @@ class Coverage:
     children: dict[str, list[str]]
     verified_by: dict[str, list[str]]
     goals_of: dict[str, list[str]]
+    events_of: dict[str, list[str]] = field(default_factory=dict)  # goal → the events it covers
 
     def row(self, group: str, measure: str) -> Row | None:
         for row in [*self.by_kind, *self.overall]:
@@ -161,9 +162,13 @@ def compute(documents: list[DocumentRecord]) -> Coverage:
     records.sort(key=lambda r: (_category_rank(r.category), order.get(r.kind, len(order)), r.kind, _natural(r.id)))
     by_kind = sorted(kind_rows.values(), key=lambda row: (order.get(row.group, len(order)), row.group,
                                                           MEASURES.index(row.measure)))
+    events_of: dict[str, list[str]] = defaultdict(list)
+    for event, goals in sorted(goals_of.items(), key=lambda kv: _natural(kv[0])):
+        for goal in goals:
+            events_of[goal].append(event)
     return Coverage(by_kind, by_asil, [overall[m] for m in MEASURES if m in overall],
                     sorted(holes, key=lambda h: h.sort_key), records, dict(children), dict(verified_by),
-                    dict(goals_of))
+                    dict(goals_of), dict(events_of))
 
 
 def describe(measure: str) -> str:

@@ -1,5 +1,5 @@
-"""The trace graph of one safety goal as SVG, laid out by Graphviz (``dot``, through the ``graphviz``
-package): the hazardous events it covers above it, the requirements derived from it below, level by level,
+"""The trace graph of each safety goal as SVG, laid out by Graphviz (``dot``, through the ``graphviz``
+package; all goals in one run of ``dot``): the hazardous events it covers above it, the requirements derived from it below, level by level,
 and the verification items of each. Holes are drawn with a red border. Each node links to its row of the
 trace matrix. Walks are bounded, because users' graphs can be large and can be wrong (cycles).
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ...exchange.records import Record
 from ..coverage import Coverage, asil_of
 
 MAX_NODES = 120
@@ -27,11 +28,10 @@ def _label(record_id: str, title: str, asil: str) -> str:
     return "\n".join(lines)
 
 
-def goal_svg(coverage: Coverage, goal_id: str, hole_ids: set[str]) -> str:
-    """The SVG element (no XML prolog) of the goal's trace graph."""
+def goal_source(coverage: Coverage, goal_id: str, hole_ids: set[str], by_id: dict[str, Record]) -> str:
+    """The DOT source of the goal's trace graph; ``by_id`` maps the coverage's records by ID."""
     import graphviz
 
-    by_id = {r.id: r for r in coverage.records}
     dot = graphviz.Digraph(f"trace {goal_id}", graph_attr={"rankdir": "TB", "fontname": "sans-serif",
                                                            "bgcolor": "transparent", "nodesep": "0.3"},
                            node_attr={"shape": "box", "style": "rounded,filled", "fontname": "sans-serif",
@@ -59,10 +59,9 @@ def goal_svg(coverage: Coverage, goal_id: str, hole_ids: set[str]) -> str:
         dot.node(node_id, _label(node_id, record.title, asil), **attrs)
 
     node(goal_id)
-    for event, goals in sorted(coverage.goals_of.items()):
-        if goal_id in goals:
-            node(event)
-            dot.edge(event, goal_id, style="dashed", arrowhead="none")
+    for event in coverage.events_of.get(goal_id, ()):
+        node(event)
+        dot.edge(event, goal_id, style="dashed", arrowhead="none")
     frontier, depth = [goal_id], 0
     while frontier and depth < MAX_DEPTH and len(added) < MAX_NODES:
         following: list[str] = []
@@ -81,8 +80,21 @@ def goal_svg(coverage: Coverage, goal_id: str, hole_ids: set[str]) -> str:
         frontier, depth = following, depth + 1
     if len(added) >= MAX_NODES or any(coverage.children.get(f) for f in frontier):
         dot.node("…", f"… (cut at {MAX_NODES} items / {MAX_DEPTH} levels)", shape="plaintext", style="")
+    return dot.source
+
+
+def render_svgs(sources: list[str]) -> list[str]:
+    """The SVG elements (no XML prolog) of the graphs, laid out by one ``dot`` process: starting one per
+    graph costs twenty times more than the layout of a goal's graph."""
+    import graphviz
+
+    if not sources:
+        return []
     try:
-        svg = dot.pipe(format="svg", encoding="utf-8")
+        out = graphviz.pipe("dot", "svg", "\n".join(sources).encode("utf-8")).decode("utf-8")
     except graphviz.ExecutableNotFound:
         raise GraphvizMissing("Graphviz's dot is not installed (Debian: apt-get install graphviz)") from None
-    return re.sub(r"^.*?(<svg\b)", r"\1", svg, count=1, flags=re.DOTALL)
+    svgs = re.findall(r"<svg\b.*?</svg>", out, flags=re.DOTALL)
+    if len(svgs) != len(sources):
+        raise RuntimeError(f"dot returned {len(svgs)} pictures for {len(sources)} graphs")
+    return svgs

@@ -11,8 +11,9 @@ from importlib.resources import files
 
 from ... import __version__
 from ..coverage import ASIL_ORDER, Coverage, Row, asil_of, describe
-from .graph import GraphvizMissing, goal_svg
+from .graph import GraphvizMissing, goal_source, render_svgs
 
+MAX_GRAPHS = 200
 _MISSING = {"covered": "no safety goal", "refined": "no child requirement", "verified": "no verification"}
 
 
@@ -44,6 +45,26 @@ def _coverage_table(rows: list[Row], group_title: str, table_id: str) -> str:
 
 def _ids(ids: list[str]) -> str:
     return ", ".join(f'<a href="#item-{escape(i)}">{escape(i)}</a>' for i in ids) or '<span class="none">—</span>'
+
+
+def _graphs(coverage: Coverage, goals: list, hole_ids: set[str]) -> list[str]:
+    """The goals' trace graphs: at most MAX_GRAPHS (goals with holes first, then by ASIL), so that a
+    workspace with thousands of goals still gives a page a browser opens."""
+    order = {a: k for k, a in enumerate(ASIL_ORDER)}
+    drawn = sorted(goals, key=lambda g: (g.id not in hole_ids, order[asil_of(g)]))[:MAX_GRAPHS]
+    position = {goal.id: k for k, goal in enumerate(goals)}
+    drawn.sort(key=lambda goal: position[goal.id])
+    try:
+        by_id = {r.id: r for r in coverage.records}
+        svgs = render_svgs([goal_source(coverage, goal.id, hole_ids, by_id) for goal in drawn])
+    except GraphvizMissing as exc:
+        return [f'<p class="none" id="no-graphs">{escape(str(exc))}: no pictures in this report.</p>']
+    out = [f'<figure id="graph-{escape(goal.id)}" data-goal="{escape(goal.id)}"><figcaption>'
+           f"{escape(goal.id)}: {escape(goal.title)}</figcaption>{svg}</figure>" for goal, svg in zip(drawn, svgs)]
+    if len(goals) > len(drawn):
+        out.append(f'<p class="none" id="graphs-left-out">{len(goals) - len(drawn)} more safety goals are not drawn '
+                   f"(at most {MAX_GRAPHS}: those with holes first, then by ASIL); the matrix lists them all.</p>")
+    return out
 
 
 def render(coverage: Coverage, title: str = "Traceability report") -> str:
@@ -113,14 +134,7 @@ def render(coverage: Coverage, title: str = "Traceability report") -> str:
                'verified by. Click a box to see its row.</p>')
     goals = [r for r in coverage.records if r.category == "safety-goal"]
     hole_ids = set(holes_by_id)
-    for goal in goals:
-        try:
-            svg = goal_svg(coverage, goal.id, hole_ids)
-        except GraphvizMissing as exc:
-            out.append(f'<p class="none" id="no-graphs">{escape(str(exc))}: no pictures in this report.</p>')
-            break
-        out.append(f'<figure id="graph-{escape(goal.id)}" data-goal="{escape(goal.id)}"><figcaption>'
-                   f"{escape(goal.id)}: {escape(goal.title)}</figcaption>{svg}</figure>")
+    out += _graphs(coverage, goals, hole_ids)
     if not goals:
         out.append('<p class="none">No safety goals in these documents.</p>')
     out.append(f"<script>{_asset('report.js')}</script></body></html>")
