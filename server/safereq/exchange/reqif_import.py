@@ -97,6 +97,7 @@ class _Mapper:
                 self.enums[datatype.identifier] = {
                     ref: (v.long_name or v.key or ref) for ref, v in values.items()}
         self.ids: dict[str, str] = {}  # spec object identifier → safereq ID
+        self._values: dict[str, dict[str, str]] = {}
         self.used: set[str] = set()
 
     def _value(self, attribute: Any) -> str:
@@ -111,7 +112,14 @@ class _Mapper:
         return "" if attribute.value is None else str(attribute.value)
 
     def values(self, spec_object: Any) -> dict[str, str]:
-        """The object's attribute values by definition long name (the identifier when it has none)."""
+        """The object's attribute values by definition long name (the identifier when it has none); a
+        copy, read once per object (XHTML to text is the costly part)."""
+        cached = self._values.get(spec_object.identifier)
+        if cached is None:
+            cached = self._values[spec_object.identifier] = self._read_values(spec_object)
+        return dict(cached)
+
+    def _read_values(self, spec_object: Any) -> dict[str, str]:
         out: dict[str, str] = {}
         for attribute in spec_object.attributes:
             definition = self.definitions.get(attribute.definition_ref)
