@@ -30,6 +30,8 @@ class ItemSummary:
     asil: str = ""
     path: str = ""
     parents: tuple[str, ...] = ()
+    allocated_to: str = ""  # the element it is allocated to (link ranking: same element, likely related)
+    language: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +79,10 @@ class WorkspaceView:
 
 def summarise(ws: Workspace, item: Item) -> ItemSummary:
     asil = item.attribute("asil")
+    allocated = item.attribute("allocated-to")
     return ItemSummary(item.id, item.kind, ws.category(item), item.title, item.statement.text,
-                       asil.value if asil else "", item.path, tuple(link.target for link in ws.parents(item)))
+                       asil.value if asil else "", item.path, tuple(link.target for link in ws.parents(item)),
+                       allocated.value if allocated else "", item.language)
 
 
 def item_context(ws: Workspace, item: Item, not_modal: NotModal | None = None) -> ItemContext:

@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...model.document import Item
 from ...model.ids import is_item_id, kind_prefix
@@ -356,6 +357,88 @@ def _uncovered(ctx: CheckContext, event_id: str, level: str | None, path: str, s
         "trace/uncovered-hazard", path, span,
         f"Hazardous event {event_id}{asil} is not covered by any safety goal: name a goal in the HARA's "
         f"safety-goal column or list {event_id} under a goal's 'Hazard:'")
+
+
+# -- cited clauses ----------------------------------------------------------------------------------------
+@item_check("trace/unknown-clause")
+def unknown_clause(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+    # Called for every item; most cite nothing, and the catalogue's numbers are read only once one does.
+    if not item.clause_refs:
+        return ()
+    return _unknown_clauses(ctx, item)
+
+
+def _unknown_clauses(ctx: CheckContext, item: Item) -> Iterator[Finding]:
+    """References to a clause the catalogue's edition of a catalogued document does not have.
+
+    The catalogue lists every top-level clause of the documents it covers and their sub-clauses only in part,
+    so a clause is reported only when it certainly does not exist: its top-level clause is not in the
+    document, or its parent is catalogued with sub-clauses and it lies past the last of them at depth two
+    (6.9 where clause 6 ends at 6.5). A reference to another edition, or to a document the catalogue does
+    not cover, is left alone: nothing here can judge it."""
+    from ...workspace.catalogued import clause_numbers, normalise_clause
+
+    numbers = clause_numbers()
+    for ref in item.clause_refs:
+        year = numbers.years.get(ref.document)
+        if not ref.clause or year is None or (ref.year and ref.year != year) or ref.span is None:
+            continue
+        clause = normalise_clause(ref.clause)
+        closest = _missing_clause(ref.document, clause)
+        if closest is None:
+            continue
+        fixes = [Fix(f"Write {_ref_text(ref, c)} ({numbers.titles[(ref.document, c)]})",
+                     (Edit(item.path, ref.span, _ref_text(ref, c)),), safe=False) for c in closest]
+        hint = f"; closest: {', '.join(f'§{c}' for c in closest)}" if closest else ""
+        yield ctx.finding(
+            "trace/unknown-clause", item.path, ref.span,
+            f"{ref.raw.strip()}: {ref.document}:{year} has no clause {clause} (not in safereq's clause "
+            f"catalogue){hint}", fixes=fixes)
+
+
+@lru_cache(maxsize=4096)
+def _missing_clause(document: str, clause: str) -> tuple[str, ...] | None:
+    """None when the clause may exist; else the closest catalogued clauses (a workspace repeats the same
+    mistyped reference, so each is worked out once)."""
+    from ...workspace.catalogued import clause_numbers, sort_key
+
+    titles = clause_numbers().titles
+    return tuple(_closest_clauses(titles, document, clause, sort_key)) if _certainly_missing(titles, document, clause) else None
+
+
+def _certainly_missing(titles: dict[tuple[str, str], str], document: str, clause: str) -> bool:
+    if (document, clause) in titles or clause.startswith(("Table", "Annex")):
+        return False
+    parts = clause.split(".")
+    if (document, parts[0]) not in titles:
+        return True
+    if len(parts) != 2 or not parts[1].isdigit():
+        return False
+    siblings = [int(c.split(".")[1]) for (d, c) in titles if d == document and c.count(".") == 1
+                and c.split(".")[0] == parts[0] and c.split(".")[1].isdigit()]
+    return bool(siblings) and int(parts[1]) > max(siblings)
+
+
+def _closest_clauses(titles: dict[tuple[str, str], str], document: str, clause: str, sort_key,
+                     limit: int = MAX_SUGGESTIONS) -> list[str]:
+    """Catalogued clauses of the document nearest to the mistyped number: the longest shared leading numbers
+    first, then the nearest number at the first place they differ, then the shallowest."""
+    parts = clause.split(".")
+
+    def distance(candidate: str) -> tuple:
+        other = candidate.split(".")
+        shared = next((i for i, (a, b) in enumerate(zip(parts, other)) if a != b), min(len(parts), len(other)))
+        gap = abs(int(parts[shared]) - int(other[shared])) if (shared < len(parts) and shared < len(other)
+                                                               and parts[shared].isdigit() and other[shared].isdigit()) else 99
+        return (-shared, gap, len(other) if shared == 0 else abs(len(other) - len(parts)), sort_key(candidate))
+
+    pool = [c for (d, c) in titles if d == document and c[:1].isdigit()]
+    return sorted(pool, key=distance)[:limit]
+
+
+def _ref_text(ref, clause: str) -> str:
+    year = f":{ref.year}" if ref.year else ""
+    return f"{ref.document}{year} §{clause}"
 
 
 # trace/suspect-link compares links with the review file; it has a module of its own (families/suspect.py).

@@ -1,0 +1,204 @@
+"""Trace-link ranking (agent/linking.py): the derivation chain, abstention, reasons, declared kinds, and a
+Chinese child finding its English parent through the multilingual embeddings."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from safereq.agent.context import workspace_view
+from safereq.agent import linking
+from safereq.agent.linking import Bm25, link_candidates, meaning_similarity, rank_links
+from safereq.model.vocabulary import load_vocabulary
+from safereq.workspace import Workspace
+
+GOALS = """\
+# Goals
+
+## SG-1: Avoid unintended steering torque
+The item shall not apply unintended steering torque.
+
+- ASIL: D
+
+## SG-2: Avoid unintended braking
+The item shall not apply the brakes without a driver request.
+
+- ASIL: D
+
+## SG-3: Avoid an unannounced end of lane keeping
+The item shall warn the driver before lane keeping ends.
+
+- ASIL: B
+"""
+
+FSC = """\
+# FSC
+
+## FSR-1: Limit the steering torque request
+The torque arbiter shall limit the steering torque request to 3.0 Nm.
+
+- ASIL: D
+- Derived from: SG-1
+- Allocated to: torque arbiter
+
+## FSR-2: Check the brake pressure request
+The brake controller shall reject a brake pressure request without a pedal signal.
+
+- ASIL: D
+- Derived from: SG-2
+
+## FSR-3: Monitor the steering torque sensor
+The torque arbiter shall detect an implausible steering torque sensor value within 20 ms.
+
+- ASIL: D
+- Allocated to: torque arbiter
+
+### TSR-1: Saturate the torque request
+The arbiter software shall saturate the steering torque request at 3.0 Nm.
+
+- ASIL: D
+- Derived from: FSR-1
+
+### TSR-2: Check the torque sensor gradient
+The arbiter software shall reject torque sensor values whose gradient exceeds 5 Nm per 10 ms.
+
+- ASIL: D
+"""
+
+
+def _ws(**docs: str) -> Workspace:
+    ws = Workspace()
+    for name, text in docs.items():
+        ws.update(f"{name}.md", dedent(text))
+    return ws
+
+
+def _view(ws: Workspace, item_id: str):
+    return workspace_view(ws, ws.item(item_id))
+
+
+@pytest.fixture(autouse=True)
+def _vector_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SAFEREQ_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture()
+def ws() -> Workspace:
+    return _ws(goals=GOALS, fsc=FSC)
+
+
+def test_the_likely_parent_comes_first_with_a_reason_naming_what_distinguishes_it(ws):
+    [best, *_] = rank_links(_view(ws, "FSR-3"), "parent")
+    assert best.item.id == "SG-1"
+    assert "resembles FSR-1, already derived from it" in best.reason and "SG → FSR" in best.reason
+    assert "item" not in best.reason  # every goal says "the item": not a reason
+
+
+def test_never_the_item_itself_nor_one_item_as_both_parent_and_child(ws):
+    for item_id in ("FSR-1", "FSR-3", "TSR-1", "TSR-2", "SG-1"):
+        parents, children = link_candidates(_view(ws, item_id))
+        ids_p, ids_c = {p.id for p in parents}, {c.id for c in children}
+        assert item_id not in ids_p | ids_c and not ids_p & ids_c
+
+
+def test_siblings_are_not_parents_when_the_project_never_links_a_kind_to_itself(ws):
+    # TSR → TSR is allowed by the shipped chain, but this workspace derives TSRs only from FSRs.
+    parents = {s.item.id for s in rank_links(_view(ws, "TSR-2"), "parent", limit=None, abstain=False)}
+    assert parents and all(p.startswith("FSR-") for p in parents)
+    assert not {p.id for p in link_candidates(_view(ws, "FSR-3"))[0]} & {"FSR-1", "FSR-2"}
+
+
+def test_a_descendant_is_never_offered_as_parent(ws):
+    parents, _ = link_candidates(_view(ws, "FSR-1"))
+    assert "TSR-1" not in {p.id for p in parents}
+
+
+def test_children_follow_the_chain_and_the_shared_element(ws):
+    children = rank_links(_view(ws, "FSR-3"), "child")
+    assert children and children[0].item.id == "TSR-2"
+    assert all(c.item.id.startswith("TSR-") for c in children)
+
+
+def test_abstains_when_nothing_is_convincing():
+    ws = _ws(goals=GOALS, other="""\
+        # Other
+
+        ## FSR-9: Store the calibration table
+        The bootloader shall keep two copies of the calibration table in flash memory.
+
+        - ASIL: B
+        """)
+    assert rank_links(_view(ws, "FSR-9"), "parent") == []
+
+
+def test_kinds_a_project_declares_get_parents_from_the_links_it_already_has():
+    vocab = load_vocabulary({"SYS": {"name": "system requirement", "category": "requirement"},
+                             "CMP": {"name": "component requirement", "category": "requirement"}})
+    ws = Workspace(vocab)
+    ws.update("sys.md", dedent("""\
+        # System
+        ## SYS-1: Record the flight log
+        The system shall record the flight log of every drone.
+        ## SYS-2: Keep separation
+        The system shall keep 3 m separation between drones.
+        """))
+    ws.update("cmp.md", dedent("""\
+        # Components
+        ## CMP-1: Write log records
+        The logger shall write one flight log record per second for every drone.
+
+        - Derived from: SYS-1
+        ## CMP-2: Compute separation
+        The planner shall compute the separation between every pair of drones.
+        """))
+    parents = rank_links(_view(ws, "CMP-2"), "parent")
+    assert [p.item.id for p in parents][:1] == ["SYS-2"]
+    assert "SYS → CMP is how this workspace derives (1 links)" in parents[0].reason
+    assert not rank_links(_view(ws, "SYS-2"), "parent", limit=None, abstain=False)  # CMP never leads SYS
+
+
+def test_a_higher_asil_child_ranks_a_lower_asil_parent_down(ws):
+    ranked = rank_links(_view(ws, "FSR-3"), "parent", limit=None, abstain=False)
+    assert any("ASIL D is above SG-3's B" in s.reason for s in ranked if s.item.id == "SG-3")
+
+
+def test_bm25_weights_rare_words_above_common_ones():
+    bm25 = Bm25({"a": "torque torque request", "b": "request request", "c": "request torque", "q": "torque request"})
+    assert bm25.idf["torque"] > bm25.idf["request"]
+    assert bm25.score(["torque"], "a") > bm25.score(["torque"], "c") > 0
+
+
+def test_a_chinese_child_finds_its_english_parent():
+    ws = _ws(goals=GOALS, zh="""\
+        ---
+        language: zh
+        ---
+        # 功能安全需求
+
+        ## FSR-ZH-1: 退出前警告驾驶员
+        在车道保持结束之前，系统应通过声音和仪表提示警告驾驶员。
+
+        - ASIL: B
+        """)
+    [best, *_] = rank_links(_view(ws, "FSR-ZH-1"), "parent")
+    assert best.item.id == "SG-3"
+    assert "close in meaning" in best.reason
+
+
+def test_item_vectors_are_embedded_once_and_kept_between_runs(tmp_path, monkeypatch):
+    texts = {"a": "The arbiter shall limit the steering torque.", "b": "制动控制器应拒绝制动请求。"}
+    monkeypatch.setattr(linking, "_VECTORS", {})
+    first = meaning_similarity("Limit the torque request.", texts)
+    assert set(first) == {"a", "b"} and list((tmp_path / "cache").glob("link-vectors-*.json"))
+
+    class Refuses:
+        model_id = linking._embedder().model_id
+
+        def embed_passages(self, texts):
+            raise AssertionError("embedded again")
+
+    monkeypatch.setattr(linking, "_VECTORS", {})  # a new process: only the file is left
+    monkeypatch.setattr(linking, "_embedder", lambda: Refuses())
+    again = meaning_similarity("Limit the torque request.", texts)
+    assert again == pytest.approx(first, abs=1e-4)
