@@ -328,7 +328,9 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],
-            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str]) -> str:
+            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str] | None = None) -> str:
+    """The report in ``fmt``; ``texts`` (documents by path) give SARIF its line hashes and UTF-16 columns,
+    else it reads the files from disk."""
     if fmt == "json":
         from ..report import json as report_json
 
