@@ -140,3 +140,4 @@ class IndexReport:
     pages: int = 0
     seconds: float = 0.0
     cancelled: bool = False
+    repaired: str = ""  # how a damaged index was repaired before the run (see knowledge/integrity.py), if it was

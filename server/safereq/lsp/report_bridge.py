@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .command_names import COVERAGE
+
 if TYPE_CHECKING:
     from .server import SafereqServer
 
-COVERAGE = "safereq.coverage"
-WRITE_REPORT = "safereq.writeReport"
-COMMANDS = (COVERAGE, WRITE_REPORT)
 REPORT_DIR = (".safereq", "report")
 
 

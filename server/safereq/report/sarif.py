@@ -22,7 +22,6 @@ rules).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -36,6 +35,7 @@ from ..checks.findings import Finding, Fix, Severity
 from ..checks.registry import RuleInfo
 from ..data import load_rules_yaml
 from ..model.ranges import Span
+from . import dumps
 from .line_hash import line_hashes
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -94,6 +94,7 @@ def _region(span: Span, path: str, texts: _Texts) -> dict[str, int]:
     }
 
 
+@lru_cache(maxsize=4096)  # a report names each document for many findings; the path work is done once
 def _artifact(path: str, cwd: Path) -> dict[str, str]:
     """A path relative to ``%SRCROOT%`` when it is inside the working directory or given relative to it
     (``../specs/a.md``), so no absolute path of this machine is written; an absolute path elsewhere stays
@@ -243,4 +244,4 @@ def render(
             "results": results,
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dumps(log, len(findings))
