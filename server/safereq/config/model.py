@@ -70,6 +70,25 @@ class LLMConfig(_Closed):
         return self.model_dump(exclude_none=True)
 
 
+class ImpactSettings(_Closed):
+    """``[impact]``: attributes a linked item also depends on, beside the statement, ASIL, safe state, FTTI and
+    allocation (change impact, docs/change-impact.md)."""
+
+    attributes: list[str] = []
+
+    @field_validator("attributes")
+    @classmethod
+    def _known_keys(cls, value: list[str]) -> list[str]:
+        from ..data import load_rules_yaml
+
+        keys = {k for k, spec in load_rules_yaml("attributes.yaml")["attributes"].items() if spec.get("type") != "links"}
+        for key in value:
+            if key not in keys:
+                raise _Named(("impact", "attributes"), f"unknown attribute '{key}' in impact.attributes (an attribute "
+                                                       f"key of rules/attributes.yaml, not a link){closest(key, keys)}")
+        return value
+
+
 class KindSpec(_Closed):
     """``[kinds] SYSR = { name = ..., category = ... }``."""
 
@@ -108,6 +127,7 @@ class ProjectFile(_Closed):
     index: IndexSettings = IndexSettings()
     llm: LLMConfig = LLMConfig()
     corpora: CorporaSettings = CorporaSettings()
+    impact: ImpactSettings = ImpactSettings()
 
     @field_validator("rules")
     @classmethod
