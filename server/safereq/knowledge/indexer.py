@@ -5,6 +5,12 @@ the chunks whose text is new (vectors of unchanged chunk texts are reused from t
 cache is keyed by content hash), and replace the file's rows in one commit. A file that fails (binary,
 malformed PDF, …) is reported with a message and the run goes on; the index keeps its previous rows for it.
 
+Text first, vectors after: the run writes every file's rows with the vectors it already has (the table's
+cache, the shipped seed) and none for new texts, builds the full-text index, and only then embeds what is
+missing, one committed batch at a time. Full-text search works as soon as the text is in, and a run that is
+stopped (cancelled, killed) leaves rows without vectors that the next run fills in: the rows are the queue.
+``Indexer.run(..., vectors=False)`` stops after the text.
+
 Progress is reported through a callback (``ProgressEvent``), which the CLI draws as a bar on stderr and the
 language server turns into work-done progress. The callback may raise :class:`IndexCancelled` to stop the run
 at the next file, PDF page or embedding batch (the language server's Cancel); what was written stays.
@@ -123,7 +129,8 @@ class Indexer:
         except Exception:  # noqa: BLE001 - a broken progress sink must not stop indexing
             log.debug("progress callback failed", exc_info=True)
 
-    def run(self, jobs: list[Job], *, prune_prefixes: Iterable[str] = (), force: bool = False) -> IndexReport:
+    def run(self, jobs: list[Job], *, prune_prefixes: Iterable[str] = (), force: bool = False,
+            vectors: bool = True) -> IndexReport:
         started = time.perf_counter()
         report = IndexReport()
         model_id = self.embedder.model_id if self.embedder else "none"
@@ -139,13 +146,28 @@ class Indexer:
         total = len(jobs)
         try:
             self._index_jobs(jobs, known, force, report)
-            self._emit("finish", total, total, "building the search index")
-            if report.indexed or report.removed or force:
+            self._emit("finish", total, total, "building the full-text index")
+            changed = bool(report.indexed or report.removed or force)
+            if changed:
+                self.store.finish_text()
+            report.text_seconds = time.perf_counter() - started
+            report.vectors_pending = self.store.pending_count()
+            self._emit("text-ready", total, total, f"text ready; vectors pending for {report.vectors_pending} chunks"
+                       if report.vectors_pending else "text ready")
+            if vectors and self.embedder is not None and report.vectors_pending:
+                changed = True
+                try:
+                    self._fill_vectors(report)
+                except EmbeddingError as exc:  # the text stays searchable; the next run tries the rest again
+                    report.failed.append(("vectors", f"{exc}; {report.vectors_pending} chunks have no vector "
+                                                     "yet (full-text search works; run safereq index again)"))
+            if changed:
                 self.store.finish()
         except IndexCancelled:
             # Every file written so far is complete (one commit each); full-text search also reads rows the
             # search index does not cover yet, so skipping its rebuild loses nothing but speed.
             report.cancelled = True
+            report.vectors_pending = self.store.pending_count()
             log.info("indexing cancelled after %d file(s)", len(report.indexed))
         report.seconds = time.perf_counter() - started
         try:
@@ -193,7 +215,6 @@ class Indexer:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         hashes = [c.embed_hash for c in chunks]
         vectors: dict[str, list[float]] = {}
-        embedded = 0
         if self.embedder is not None:
             vectors = self.store.cached_vectors(hashes)
             if job.source.startswith(SHIPPED_PREFIX):
@@ -201,14 +222,7 @@ class Indexer:
 
                 seed = load_seed(seed_path(self.embedder.model_id))
                 vectors.update((h, seed[h]) for h in hashes if h not in vectors and h in seed)
-            missing = [c for c in chunks if c.embed_hash not in vectors]
-            unique = list({c.embed_hash: c for c in missing}.values())
-            for i in range(0, len(unique), 32):
-                batch = unique[i:i + 32]
-                self._emit("embed", i, len(unique), f"{job.path.name}: {i}/{len(unique)} chunks")
-                for c, v in zip(batch, self.embedder.embed_passages([c.embed_text for c in batch]), strict=True):
-                    vectors[c.embed_hash] = v
-            embedded = len(unique)
+        reused = sum(1 for h in hashes if h in vectors)
         rows = []
         for c, h in zip(chunks, hashes, strict=True):
             meta = DocumentMeta(c.document, c.year, c.doc_title)
@@ -222,9 +236,61 @@ class Indexer:
                 "page": c.page or 0, "ordinal": c.ordinal,
             }
             if self.embedder is not None:
-                row["vector"] = vectors[h]
+                row["vector"] = vectors.get(h)  # None: filled in by _fill_vectors after the text phase
             rows.append(row)
-        return rows, embedded, len(chunks) - embedded
+        return rows, 0, reused
+
+    def _fill_vectors(self, report: IndexReport) -> None:
+        """Embed the rows that have no vector yet, one committed batch at a time (stoppable, resumable)."""
+        assert self.embedder is not None
+        started = time.perf_counter()
+        pending = self.store.pending_rows()
+        by_hash: dict[str, list[str]] = {}
+        texts: dict[str, str] = {}
+        for row in pending:
+            by_hash.setdefault(row["embed_hash"], []).append(row["id"])
+            texts.setdefault(row["embed_hash"], row["search_text"])
+        cached = self.store.cached_vectors(by_hash)  # another file may hold the same text already
+        if cached:
+            self._write_vectors(by_hash, cached)
+        todo = [h for h in by_hash if h not in cached]
+        bulk, close = bulk_passage_embedder(self.embedder)
+        try:
+            for i in range(0, len(todo), VECTOR_BATCH):
+                self._emit("vectors", i, len(todo), f"{i}/{len(todo)} chunks")
+                batch = todo[i:i + VECTOR_BATCH]
+                vectors = bulk([texts[h] for h in batch])
+                self._write_vectors(by_hash, dict(zip(batch, vectors, strict=True)))
+                report.embedded += len(batch)
+            self._emit("vectors", len(todo), len(todo), f"{len(todo)}/{len(todo)} chunks")
+        finally:
+            close()
+            report.vector_seconds += time.perf_counter() - started
+            report.vectors_pending = self.store.pending_count()
+
+    def _write_vectors(self, by_hash: dict[str, list[str]], vectors: dict[str, list[float]]) -> None:
+        ids = [i for h in vectors for i in by_hash[h]]
+        self.store.set_vectors(ids, [vectors[h] for h in vectors for _ in by_hash[h]])
+
+
+VECTOR_BATCH = 32  # chunks per commit of vectors: what a stop loses at most, and how often progress moves
+
+
+def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], list[list[float]]], Callable[[], None]]:
+    """How to embed many passages with ``embedder``: the bundled model over worker processes, else itself.
+
+    Returns (embed, close). The OpenAI-compatible embedder batches and runs its requests concurrently itself.
+    """
+    from .embeddings import E5Embedder
+
+    if isinstance(embedder, E5Embedder):
+        from .embed_pool import E5ProcessPool, default_processes
+
+        processes = default_processes()
+        if processes > 1:
+            pool = E5ProcessPool(processes)
+            return pool.embed_passages, pool.close
+    return embedder.embed_passages, lambda: None
 
 
 def chunk_job(job: Job, data: bytes, on_page: Callable[[int, int], None] | None = None) -> tuple[list[Chunk], int]:
