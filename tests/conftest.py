@@ -1,4 +1,4 @@
-"""Shared test helpers: the repository root and a parser vocabulary."""
+"""Shared test helpers: the repository root and a parser vocabulary; the ``fast`` marker of the core loop."""
 
 from __future__ import annotations
 
@@ -7,6 +7,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The fast loop (``pytest -m fast``, well under a minute): the model, the workspace, the checks and the layering, which
+# need no language server, no index and no subprocess. docs/dev/architecture.md says when to run what.
+FAST = ("model", "workspace", "checks", "architecture")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(ROOT / "tests").parts
+        if parts and parts[0] in FAST:
+            item.add_marker(pytest.mark.fast)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
   RevealOutputChannelOn,
@@ -17,6 +19,10 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { CancellableProgress } from './cancellableProgress';
+import { clientOutputChannel } from './logChannel';
+import { withoutRepeatedHeading } from './references';
+import { refusalMessage } from './refusals';
+import { RestartBackoff } from './restartPolicy';
 import { nodeProbes } from './launch/probes';
 import { onInterpreterChange, selectedInterpreter } from './launch/python';
 import {
@@ -44,6 +50,8 @@ export class UserError extends Error {}
 
 const RUNNING_CONTEXT = 'safereq.serverRunning';
 const STOP_TIMEOUT_MS = 3000;
+/** Lists a header among its own references (see references.ts). */
+const MARKDOWN_EXTENSION = 'vscode.markdown-language-features';
 
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -53,6 +61,8 @@ export class ServerController implements vscode.Disposable {
   private lastInstallCommand = installCommand(undefined, process.platform);
   private queue: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Closes the "not found" notification while it is shown. */
+  private closeNotFound: (() => void) | undefined;
   /**
    * Runs in place of a server command invoked from a code action or code lens (vscode-languageclient executes
    * those itself and drops the result); return undefined to let the client send the command as usual.
@@ -152,13 +162,15 @@ export class ServerController implements vscode.Disposable {
     this.spec = resolution.spec;
     if (!resolution.spec) {
       this.status.setClient('notFound');
-      void this.notifyNotFound(resolution);
+      this.notifyNotFound(resolution);
       return;
     }
+    this.closeNotFound?.();
     const spec = resolution.spec;
     this.log.info(`Starting ${describeSpec(spec)}`);
 
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    // The log output channel stamps each line with its time: the server's own time stamp would be a second one.
+    const env: NodeJS.ProcessEnv = { ...process.env, SAFEREQ_LOG_TIMESTAMPS: '0' };
     const key = await this.context.secrets.get(API_KEY_SECRET);
     if (key) env[API_KEY_ENV] = key;
     const serverOptions: ServerOptions = {
@@ -166,16 +178,18 @@ export class ServerController implements vscode.Disposable {
       args: spec.args,
       options: { env, cwd: folder?.uri.fsPath },
     };
+    const backoff = new RestartBackoff();
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'markdown' },
         { scheme: 'untitled', language: 'markdown' },
       ],
-      outputChannel: this.log,
+      outputChannel: clientOutputChannel(this.log),
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       // The server registers its own file watchers (dynamic registration), so none are declared here.
       synchronize: { configurationSection: CONFIG_SECTION },
       initializationFailedHandler: () => false,
+      errorHandler: this.errorHandler(backoff),
     };
     const progressUi = new CancellableProgress((token) => {
       void client.sendNotification(WorkDoneProgressCancelNotification.type, { token });
@@ -183,6 +197,23 @@ export class ServerController implements vscode.Disposable {
     clientOptions.middleware = {
       handleWorkDoneProgress: progressUi.handleWorkDoneProgress,
       executeCommand: (command, args, next) => this.commandInterceptor(command, args) ?? next(command, args),
+      provideReferences: async (document, position, options, token, next) => {
+        const found = await next(document, position, options, token);
+        if (!found || !vscode.extensions.getExtension(MARKDOWN_EXTENSION)?.isActive) return found;
+        const at = { uri: document.uri.toString(), line: position.line, lineText: document.lineAt(position.line).text };
+        return withoutRepeatedHeading(found, at, (l) => ({ uri: l.uri.toString(), line: l.range.start.line }));
+      },
+      provideRenameEdits: async (document, position, newName, token, next) => {
+        try {
+          return await next(document, position, newName, token);
+        } catch (err) {
+          const refusal = refusalMessage(err);
+          if (refusal === undefined) throw err;
+          void vscode.window.showErrorMessage(`safereq: ${refusal}`);
+          // An empty edit, not an error: VS Code would offer an error'd rename to the Markdown extension next.
+          return new vscode.WorkspaceEdit();
+        }
+      },
     };
     const client = new LanguageClient('safereq', 'safereq', serverOptions, clientOptions);
     this.client = client;
@@ -194,7 +225,10 @@ export class ServerController implements vscode.Disposable {
     client.onDidChangeState((e) => {
       if (this.client !== client) return;
       if (e.newState === State.Starting) this.status.setClient('starting');
-      if (e.newState === State.Running) this.status.setClient('running', describeSpec(spec));
+      if (e.newState === State.Running) {
+        backoff.running(Date.now());
+        this.status.setClient('running', describeSpec(spec));
+      }
       if (e.newState === State.Stopped) {
         this.status.setClient('failed');
         void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, false);
@@ -206,9 +240,56 @@ export class ServerController implements vscode.Disposable {
       await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
     } catch (err) {
       this.status.setClient('failed', describeSpec(spec));
+      // No notification here: a server that exits is started again with back-off, and the error handler says
+      // once when it gives up (a notification per failed start was one message too many).
       this.log.error(`The server did not start: ${err instanceof Error ? err.message : String(err)}`);
-      void this.notifyStartFailed(spec);
     }
+  }
+
+  /**
+   * Restarts an exited server with exponential back-off (RestartBackoff) and gives up with one message; a write
+   * to a server that has just exited is logged as one plain line, not as the stream's error.
+   */
+  private errorHandler(backoff: RestartBackoff): NonNullable<LanguageClientOptions['errorHandler']> {
+    let lostLogged = false;
+    return {
+      error: (_error, _message, count) => {
+        const first = !lostLogged;
+        lostLogged = true;
+        return {
+          // Continue unless the connection keeps failing: an exited server is closed() business, and stopping a
+          // client that is still starting fails with a stack trace of its own.
+          action: count !== undefined && count > 3 ? ErrorAction.Shutdown : ErrorAction.Continue,
+          handled: true,
+          message: first ? 'Lost the connection to the language server (see its last lines above).' : ' ',
+        };
+      },
+      closed: async () => {
+        const delay = backoff.next(Date.now());
+        if (delay === undefined) {
+          const message = `safereq: the language server exited ${backoff.restarts + 1} times right after starting and is ` +
+            `not restarted again. See the log for why, then run "safereq: Restart Server". If it is missing or outdated, ` +
+            `install it with: ${this.lastInstallCommand}`;
+          void this.notifyGaveUp(message);
+          return { action: CloseAction.DoNotRestart, handled: true, message };
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        lostLogged = false;
+        return {
+          action: CloseAction.Restart,
+          handled: true,
+          message: `The language server exited; starting it again after ${delay} ms (restart ${backoff.restarts}).`,
+        };
+      },
+    };
+  }
+
+  private async notifyGaveUp(message: string): Promise<void> {
+    const logs = 'Show Log';
+    const restart = 'Restart Server';
+    const choice = await vscode.window.showErrorMessage(message, logs, restart);
+    if (choice === logs) this.log.show(true);
+    if (choice === restart) await this.restart();
   }
 
   private async doStop(): Promise<void> {
@@ -234,25 +315,24 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
-  private async notifyNotFound(resolution: Resolution): Promise<void> {
+  /**
+   * A notification that stays while the server is missing and closes by itself once one is found (a message
+   * with buttons cannot be closed by an extension: it stayed after the server came back). Its actions are
+   * the status bar item's (the log) and the settings, named in the text.
+   */
+  private notifyNotFound(resolution: Resolution): void {
+    if (this.closeNotFound) return;
     const tried = resolution.attempts.map((a) => `${a.candidate} (${a.problem})`).join('; ');
-    await this.offerInstall(`safereq: the language server was not found (tried: ${tried}). Install it with: ${this.lastInstallCommand}`);
-  }
-
-  private async notifyStartFailed(spec: LaunchSpec): Promise<void> {
-    await this.offerInstall(
-      `safereq: the language server did not start (${describeSpec(spec)}). If it is missing or outdated, install it with: ${this.lastInstallCommand}`,
+    const title = `safereq: the language server was not found (tried: ${tried}). Install it with: ${this.lastInstallCommand} ` +
+      '— or set safereq.server.path; this closes once the server is found.';
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) =>
+      new Promise<void>((resolve) => {
+        this.closeNotFound = resolve;
+        token.onCancellationRequested(() => resolve());
+      }).finally(() => {
+        this.closeNotFound = undefined;
+      }),
     );
-  }
-
-  private async offerInstall(message: string): Promise<void> {
-    const copy = 'Copy Install Command';
-    const settings = 'Set Server Path';
-    const logs = 'Show Log';
-    const choice = await vscode.window.showErrorMessage(message, copy, settings, logs);
-    if (choice === copy) await vscode.env.clipboard.writeText(this.lastInstallCommand);
-    if (choice === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'safereq.server.path');
-    if (choice === logs) this.log.show(true);
   }
 
   async dispose(): Promise<void> {

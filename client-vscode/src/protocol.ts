@@ -49,6 +49,8 @@ export interface StatusParams {
   state: ServerState;
   message: string;
   index: string | null;
+  /** Why the index cannot be used (it is damaged), as the server words it; null when it is fine or absent. */
+  indexProblem?: string | null;
 }
 
 /** What derive / suggest-links / suggest-rebuttals return after the server has applied its edit. */
@@ -71,7 +73,9 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
   if (typeof r.state !== 'string' || !SERVER_STATES.includes(r.state)) return undefined;
   const message = typeof r.message === 'string' ? r.message : '';
   const index = typeof r.index === 'string' ? r.index : null;
-  return { state: r.state as ServerState, message, index };
+  const status: StatusParams = { state: r.state as ServerState, message, index };
+  if (typeof r.indexProblem === 'string' && r.indexProblem.trim()) status.indexProblem = r.indexProblem.trim();
+  return status;
 }
 
 export function parseSummary(raw: unknown): SuggestionSummary | undefined {

@@ -54,6 +54,13 @@ export function statusView(input: StatusInput): StatusView {
     case 'error':
       return { text: '$(error) safereq', tooltip: `Server error${msg}\n${indexLine(server)}${tail}`, severity: 'error' };
     case 'ready': {
+      if (server.indexProblem) {
+        return {
+          text: '$(warning) safereq · index damaged',
+          tooltip: `Ready; the knowledge base cannot be used: ${server.indexProblem}\nRun "safereq: Index Knowledge Base" to repair it.${tail}`,
+          severity: 'warning',
+        };
+      }
       // `index` may be a long path: the text only says whether there is one, the tooltip says where.
       const idx = server.index ? ' · indexed' : ' · no index';
       return { text: `$(shield) safereq${idx}`, tooltip: `Ready${msg}\n${indexLine(server)}${tail}`, severity: 'normal' };

@@ -53,11 +53,13 @@ def test_question_type_routes_overviews_to_the_summary_engine():
 
 def test_every_requirement_template_has_exactly_one_binding_modal_in_each_language(view_of):
     ctx = view_of("FSR-1").item
-    values = slots(ctx)
+    values = {**slots(ctx), "deadline": "50 ms", "violation": "the arbiter does not limit it"}
     for p in requirement_patterns():
         texts = [*p.templates.items(), *((p.independence or {}).items())]
         texts += [(lang, t) for lang, ts in (p.channels or {}).items() for t in ts]
         for lang, template in texts:
+            assert modal_count(fill(template, values), lang) == 1, (p.id, lang)
+        for lang, template in (p.fallback or {}).items():
             assert modal_count(fill(template, values), lang) == 1, (p.id, lang)
 
 
@@ -73,7 +75,8 @@ def test_patterns_are_selected_by_cues_and_asil(view_of):
 def test_slots_come_from_the_statement(view_of):
     en = slots(view_of("FSR-1").item)
     assert en["element"] == "torque arbiter" and en["signal"] == "steering torque request"
-    assert en["function"].startswith("limit the steering torque request") and en["ftti"] == "100 ms"
+    assert en["response"].startswith("limit the steering torque request") and en["ftti"] == "100 ms"
+    assert en["violation"].startswith("the torque arbiter does not limit the steering torque request")
     zh = slots(view_of("FSR-ZH-1").item)
     assert zh["element"] == "车道居中辅助的扭矩仲裁器" and zh["signal"] == "扭矩请求"
 

@@ -29,10 +29,24 @@ def _error(tmp_path: Path, text: str, name: str = "safereq.toml") -> ConfigError
     ('[agent]\nx = 1\n', 1, "unknown setting 'agent'"),
     ('[kinds]\nSYSR = { category = "requirement" }\nsys = { name = "x" }\n', 3, "kind 'sys': a kind is the upper-case letters"),
     ('[kinds]\nSYSR = { category = "wish" }\n', 2, "kind 'SYSR': category must be one of"),
-    ('[words]\nen = ["seamless"]\n', 1, "'words' must be tables of string lists"),
-    ('[words.en]\nvague-terms = [1, 2]\n', 1, "'words' must be tables of string lists"),
+    ('[words]\nen = ["seamless"]\n', 2, "'words' must be tables of string lists"),
+    ('[words.en]\nvague-terms = [1, 2]\n', 2, "'words' must be tables of string lists"),
     ('rules = {}\nexclude = "drafts/**"\n', 2, "'exclude' must be a list of glob patterns"),
-    ('index = 5\n[llm]\n', None, "'index' must be a table"),
+    ('index = 5\n[llm]\n', 1, "'index' must be a table"),
+    # every unknown or misspelt key, at any depth, with the closest valid name
+    ('[words.en]\nvague-terms = ["a"]\nvague-term = ["zorgly"]\n', 3,
+     "unknown word list 'words.en.vague-term'; did you mean 'vague-terms'?"),
+    ('[words.fr]\nvague-terms = ["a"]\n', 1, "unknown language 'words.fr' (use en or zh)"),
+    ('rule = {}\n', 1, "unknown setting 'rule'; did you mean 'rules'?"),
+    ('[index]\npth = "x"\n', 2, "unknown setting 'index.pth'; did you mean 'path'?"),
+    ('[corpora]\n\npath = ["x"]\n', 3, "unknown setting 'corpora.path'; did you mean 'paths'?"),
+    ('[llm]\nbase_url = "http://x"\nmodle = "m"\n', 3, "unknown setting 'llm.modle'; did you mean 'model'?"),
+    ('[llm]\napi_key = "sk-1"\n', 2, "unknown setting 'llm.api_key': the API key is never read from a file"),
+    ('[llm]\ntimeout = "soon"\n', 2, "'llm.timeout':"),
+    ('[kinds]\nSMR = { name = "x", categroy = "hazard" }\n', 2, "unknown setting 'kinds.SMR.categroy'; did you mean 'category'?"),
+    ('external-ids = "TC-*"\n', 1, "'external-ids' must be a list of ID patterns"),
+    ('external-ids = ["tc"]\n', 1, "external ID pattern 'tc'"),
+    ('external-id = ["TC-*"]\n', 1, "unknown setting 'external-id'; did you mean 'external-ids'?"),
     ('[llm]\nmodel = "x"\n[corpora]\n[index\n', 4, "invalid TOML"),
     ('[rules]\n"format/malformed-id" = "error', 2, "invalid TOML"),
 ])
@@ -49,6 +63,13 @@ def test_pyproject_errors_point_into_the_safereq_table(tmp_path):
             '[tool.safereq]\nexclude = "drafts"\n')
     err = _error(tmp_path, text, "pyproject.toml")
     assert (err.line, err.message) == (8, "'exclude' must be a list of glob patterns")
+
+
+def test_pyproject_nested_word_list_points_at_its_key(tmp_path):
+    text = ('[tool.ruff]\nvague-term = 1\n\n[tool.safereq.words.en]\nvague-terms = ["a"]\n'
+            'vague-term = ["zorgly"]\n')
+    err = _error(tmp_path, text, "pyproject.toml")
+    assert (err.line, err.message) == (6, "unknown word list 'words.en.vague-term'; did you mean 'vague-terms'?")
 
 
 def test_pyproject_nested_rules_table(tmp_path):

@@ -65,3 +65,23 @@ def test_an_item_part_needs_a_document_rule_of_the_same_id(monkeypatch):
         registry.checks.__wrapped__()
     with pytest.raises(RuntimeError, match="registered twice"):
         registry.item_part("trace/orphan")(lambda ctx, item: ())
+
+
+# -- metadata checked against what the rules do ------------------------------------------------------------
+def test_fixable_matches_the_fixes_rules_offer_in_the_snapshots():
+    """``fixable`` in rules/checks/*.yaml is what docs/rules.md and ``safereq rules`` show; a rule that offers
+    a fix on the snapshot workspaces must say so, and one that says so must offer one there whenever it fires
+    there (the snapshots are the findings of real checks, kept current by test_findings_snapshot.py)."""
+    import json
+    from pathlib import Path
+
+    offered: dict[str, bool] = {}
+    for snapshot in (Path(__file__).resolve().parents[1] / "fixtures").glob("findings-snapshot-*.json"):
+        for finding in json.loads(snapshot.read_text(encoding="utf-8")):
+            offered[finding["rule"]] = offered.get(finding["rule"], False) or bool(finding["fixes"])
+    assert len(offered) > 30  # the snapshots cover most rules
+    sometimes = {"asil/invalid-class"}  # fixes only a class written as a bare digit or with a description
+    wrong = sorted(rid for rid, fixes in offered.items()
+                   if rid not in sometimes and fixes != all_rule_infos()[rid].fixable)
+    assert wrong == []
+    assert all(all_rule_infos()[rid].fixable for rid in sometimes)

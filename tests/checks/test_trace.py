@@ -301,3 +301,34 @@ def test_suggestions_narrowed_in_one_batch_equal_a_search_of_every_id(monkeypatc
     narrowed, searched = suggestions(1), suggestions(10**9)
     assert narrowed == searched and len(narrowed) >= 20  # "fsr-ab-014" is malformed rather than dangling
     assert sum("did you mean" in message for message, _ in narrowed) >= len(links) // 2
+
+
+# -- external IDs: items kept outside the workspace (external-ids in the configuration) --------------------
+def _external_checker(*patterns: str):
+    from safereq.checks import Checker, Config
+    from safereq.checks.registry import rule_infos
+
+    off = {rid: "off" for rid in rule_infos() if not rid.startswith(("asil/", "trace/"))}
+    return Checker(Config(rules=off, external_ids=patterns))
+
+
+def test_links_to_external_ids_are_not_dangling_and_others_still_are():
+    ws = _ws(goals=GOAL, fsr=_fsr(1, extra="- Verified by: TC-12, TC-OTHER-3, TK-4\n"))
+    plain = [_text(ws, f) for f in _found(ws, "trace/dangling-link", _external_checker())]
+    assert plain == ["TC-12", "TC-OTHER-3", "TK-4"]
+    declared = [_text(ws, f) for f in _found(ws, "trace/dangling-link", _external_checker("TC-*"))]
+    assert declared == ["TK-4"]
+
+
+def test_the_format_of_an_external_id_is_still_checked():
+    ws = _ws(goals=GOAL, fsr=_fsr(1, extra="- Verified by: tc 12\n"))
+    assert [f.rule for f in _external_checker("TC-*").check(ws) if f.rule.startswith("trace/")] == [
+        "trace/malformed-link"]
+
+
+def test_changing_the_external_patterns_recomputes_cached_link_findings():
+    ws = _ws(goals=GOAL, fsr=_fsr(1, extra="- Verified by: TC-12\n"))
+    assert len(_found(ws, "trace/dangling-link", _external_checker())) == 1
+    assert _found(ws, "trace/dangling-link", _external_checker("TC-*")) == []
+    assert len(_found(ws, "trace/dangling-link", _external_checker("TK-*"))) == 1
+

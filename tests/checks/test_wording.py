@@ -212,3 +212,42 @@ def test_placeholder_patterns_skip_only_statements_they_cannot_match(monkeypatch
             assert lex.entries(text) == plain.entries(text), text
     assert word_lists.first_chars(r"\?{2,}|\[x\]") == frozenset("?[")
     assert word_lists.first_chars("tbd") is None and word_lists.first_chars(r"\d+") is None  # letters, classes
+
+
+# -- wording/missing-unit on dimensionless values (a held-out set found these) -----------------------------
+@pytest.mark.parametrize(("statement", "zh"), [
+    ("The classifier shall reject objects with a classification confidence below 0.9.", False),
+    ("The ECU shall reject a detection when its confidence is less than 0.9.", False),
+    ("The ECU shall report a fault when the slip ratio exceeds 1.2.", False),
+    ("The ECU shall set the gain to a value of 0.5.", False),
+    ("当置信度低于 0.6 时，系统应拒绝该目标。", True),
+    ("当比率的值超过 1.2 时，系统应报警。", True),
+])
+def test_missing_unit_is_quiet_on_dimensionless_values(statement, zh):
+    assert run(req(statement, zh), "wording/missing-unit") == []
+
+
+@pytest.mark.parametrize(("statement", "zh", "number"), [
+    ("The ratio monitor shall respond within 100.", False, "100"),  # the ratio is not what is compared
+    ("The ECU shall brake when the speed exceeds 100.", False, "100"),
+    ("当速度超过 100 时，系统应报警。", True, "100"),
+])
+def test_missing_unit_still_reports_quantities_next_to_dimensionless_words(statement, zh, number):
+    doc = req(statement, zh)
+    assert words(doc, run(doc, "wording/missing-unit")) == [number]
+
+
+def test_dimensionless_words_are_project_data():
+    doc = req("The ECU shall alarm when the zorgly exceeds 1.2.")
+    assert len(run(doc, "wording/missing-unit")) == 1
+    assert run(doc, "wording/missing-unit", words={"en": {"dimensionless": ["zorgly"]}}) == []
+
+
+# -- a modal word inside an inline code span is a display text, not the statement's verb -------------------
+def test_must_inside_a_code_span_is_not_the_modal_verb():
+    doc = req("The HMI shall display `Driver must brake` when the ECU detects a fault.")
+    found = run(doc, rule=None, rules=ALL_TEXT_RULES_ON)
+    assert [f.rule for f in found if f.rule.startswith("modal/")] == []
+    alone = req("The HMI must display `Driver shall brake`.")  # outside the span it still counts
+    assert [f.rule for f in run(alone, "modal/non-standard-verb")] == ["modal/non-standard-verb"]
+    assert words(alone, run(alone, "modal/non-standard-verb")) == ["must"]

@@ -46,3 +46,18 @@ def test_output_file_gets_the_report(project, safereq):
     r = safereq("check", "--select", "format", "--format", "json", "--output", "report.json")
     assert r.out == ""
     assert json.loads((project / "report.json").read_text())[0]["rule"] == "format/malformed-id"
+
+
+def test_large_reports_are_compact_and_the_same_data():
+    """Above INDENTED_UP_TO findings the JSON is written without indentation (the indenting encoder is
+    pure Python); the data is the same."""
+    import json as _json
+
+    from safereq.model.ranges import Span
+    from safereq.report import INDENTED_UP_TO
+    from safereq.report import json as report_json
+
+    many = [Finding("trace/dangling-link", Severity.ERROR, f"m{k}", "a.md", Span(k, 0, k, 3)) for k in range(INDENTED_UP_TO + 1)]
+    small, large = report_json.render(many[:2]), report_json.render(many)
+    assert "\n  " in small and large.count("\n") == 1
+    assert _json.loads(large)[:2] == _json.loads(small)

@@ -131,3 +131,17 @@ async def test_bad_arguments_get_an_error(client: LanguageClient, system_dir: Pa
 
     with pytest.raises(JsonRpcException, match="FSR-99 is not defined"):
         await execute(client, "safereq.suggestTraceLinks", (system_dir / "fsr.md").as_uri(), "FSR-99")
+
+
+@pytest.mark.parametrize("command", ["safereq.deriveRequirements", "safereq.suggestTraceLinks",
+                                     "safereq.suggestRebuttals"])
+async def test_each_action_reports_exactly_one_progress(client: LanguageClient, system_dir: Path, command: str):
+    """One progress per action: the editor shows it as the one notification with a Cancel button."""
+    uri = open_file(client, system_dir / "fsr.md", version=1)
+    before = set(client.progress_reports)
+    await execute(client, command, uri, "FSR-1")
+    new = [client.progress_reports[t] for t in client.progress_reports if t not in before]
+    assert len(new) == 1, new
+    kinds = [r.kind for r in new[0]]
+    assert kinds.count("begin") == 1 and kinds[-1] == "end" and kinds.count("end") == 1, kinds
+    assert new[0][0].cancellable is True

@@ -208,9 +208,8 @@ async def test_the_next_run_indexes_what_the_cancelled_one_left(client: Language
 async def test_bad_requests_and_settings_get_clear_errors(client: LanguageClient, dirs: dict[str, Path]):
     with pytest.raises(JsonRpcException, match="takes no arguments"):
         await execute(client, "extra")
-    await configure(client, {"corpora": {"paths": 5}})
-    with pytest.raises(JsonRpcException, match=r"safereq\.corpora\.paths must be a list"):
-        await execute(client)
+    await configure(client, {"corpora": {"paths": 5}})  # refused where settings arrive, with the reason
+    assert any("safereq.corpora: 'corpora.paths' must be a list" in m.message for m in client.messages)
     not_a_folder = dirs["ws"] / "index-file"
     not_a_folder.write_text("not an index", encoding="utf-8")
     await configure(client, {"index": {"path": str(not_a_folder)}})
@@ -223,3 +222,25 @@ async def test_bad_requests_and_settings_get_clear_errors(client: LanguageClient
     await clause_hover(client, dirs["ws"])  # the first hover on another index opens it, the catalogue answers
     await wait_for_open_index(client, since)
     assert "From the knowledge base" in await clause_hover(client, dirs["ws"])
+
+
+async def test_a_damaged_index_is_in_the_status_and_the_command_rebuilds_it(client: LanguageClient,
+                                                                             dirs: dict[str, Path]):
+    damaged = dirs["ws"] / "damaged-index"
+    shutil.copytree(dirs["index"], damaged)
+    for manifest in (damaged / "chunks.lance" / "_versions").glob("*.manifest"):
+        manifest.write_bytes(b"junk")  # no version left to go back to
+    await configure(client, {"index": {"path": str(damaged)}, "corpora": {"paths": [str(dirs["standards"])]}})
+    since = len(client.statuses)
+    await clause_hover(client, dirs["ws"])  # opens the index for hovers, which finds the damage
+    await wait_until(client, lambda: any(s.get("indexProblem") for s in client.statuses[since:]),
+                     method="safereq/status")
+    problem = next(s["indexProblem"] for s in client.statuses[since:] if s.get("indexProblem"))
+    assert "is damaged" in problem and "cannot be read" in problem and "Traceback" not in problem
+
+    since = len(client.statuses)
+    result = await execute(client)
+    assert result["cancelled"] is False and "rebuilt the index" in result["message"], result
+    await wait_for_open_index(client, since)
+    assert client.statuses[-1]["indexProblem"] is None and client.statuses[-1]["index"] == str(damaged)
+    assert "A revised watchdog shall supervise the widget controller." in await clause_hover(client, dirs["ws"])

@@ -27,7 +27,9 @@ def indexed_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "reqs.md").write_text(TEXT, encoding="utf-8")
     index = root / ".safereq" / "index"
     index.mkdir(parents=True)
-    (index / "table.lance").write_text("stand-in", encoding="utf-8")
+    for part in ("_versions/1.manifest", "data/0.lance"):  # the shape the status calls an index (has data)
+        (index / "chunks.lance" / part).parent.mkdir(parents=True, exist_ok=True)
+        (index / "chunks.lance" / part).write_text("stand-in", encoding="utf-8")
     return root
 
 

@@ -47,10 +47,9 @@ export function targetItem(uriArg?: unknown, idArg?: unknown): ItemTarget {
 
 export async function runSuggestion(controller: ServerController, kind: SuggestionKind, uriArg?: unknown, idArg?: unknown) {
   const { uri, itemId } = targetItem(uriArg, idArg);
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `safereq: ${kind.doing} ${itemId}`, cancellable: true },
-    (_progress, token) => controller.execute(kind.command, [uri.toString(), itemId], token),
-  );
+  // No progress of our own: the server reports cancellable work-done progress for the run, which
+  // CancellableProgress shows as the one notification with a Cancel button (a second one here showed two).
+  const result = await controller.execute(kind.command, [uri.toString(), itemId]);
   const summary = parseSummary(result);
   if (!summary) {
     void vscode.window.showInformationMessage(`safereq: ${kind.doing} ${itemId}: done.`);

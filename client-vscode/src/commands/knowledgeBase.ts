@@ -1,8 +1,7 @@
 /**
  * "Index Knowledge Base": asks the server to (re)build the retrieval index. The server reports cancellable
- * work-done progress, which CancellableProgress shows as a notification with a Cancel button; this command
- * only waits for the result (with a status-bar spinner in case the server reports no progress) and says
- * how it ended.
+ * work-done progress, which CancellableProgress shows as a notification with a Cancel button, and the
+ * status bar item says "indexing"; this command only waits for the result and says how it ended.
  */
 import * as vscode from 'vscode';
 import type { ServerController } from '../controller';
@@ -12,10 +11,9 @@ export async function indexKnowledgeBase(controller: ServerController): Promise<
   const cancelsBefore = controller.progress.cancelCount;
   let result: unknown;
   try {
-    result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'safereq: indexing' },
-      () => controller.execute(ServerCommand.indexKnowledgeBase, []),
-    );
+    // The status bar item says "indexing" (the server's status) and the server's progress is the notification:
+    // a window progress of our own here was a second status bar item.
+    result = await controller.execute(ServerCommand.indexKnowledgeBase, []);
   } catch (err) {
     if (controller.progress.cancelCount > cancelsBefore) result = undefined;
     else throw err;

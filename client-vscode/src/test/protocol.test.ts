@@ -8,6 +8,10 @@ describe('server payloads', () => {
     assert.deepEqual(parseStatus({ state: 'ready', message: 'ok', index: '12 chunks' }), { state: 'ready', message: 'ok', index: '12 chunks' });
     assert.deepEqual(parseStatus({ state: 'starting' }), { state: 'starting', message: '', index: null });
   });
+  it('reads the index problem only when it is a non-empty string', () => {
+    assert.equal(parseStatus({ state: 'ready', index: null, indexProblem: 'the index is damaged' })?.indexProblem, 'the index is damaged');
+    for (const p of [null, '', '  ', 3]) assert.equal(parseStatus({ state: 'ready', indexProblem: p })?.indexProblem, undefined);
+  });
   it('ignores statuses of another shape', () => {
     for (const raw of [null, 'ready', { state: 'done' }, { state: 3 }, []]) assert.equal(parseStatus(raw), undefined);
   });

@@ -15,6 +15,14 @@ describe('statusView', () => {
     assert.equal(v.text, '$(shield) safereq · no index');
     assert.match(v.tooltip, /Index: not built/);
   });
+  it('says when the index is damaged, and how to repair it', () => {
+    const problem = 'the index at /ws/.safereq/index is damaged: version 6 cannot be read: file size is too small';
+    const v = statusView({ client: 'running', server: { state: 'ready', message: '', index: '/ws/.safereq/index', indexProblem: problem }, launch: undefined });
+    assert.equal(v.text, '$(warning) safereq · index damaged');
+    assert.match(v.tooltip, /version 6 cannot be read/);
+    assert.match(v.tooltip, /Index Knowledge Base/);
+    assert.equal(v.severity, 'warning');
+  });
   it('spins while indexing and shows the server message', () => {
     const v = statusView({ client: 'running', server: { state: 'indexing', message: '3 of 9 documents', index: null }, launch: undefined });
     assert.match(v.text, /sync~spin.*indexing/);

@@ -21,7 +21,7 @@ from .context import WorkspaceView
 from .generate import LLMClient
 from .knowledge import tokens
 from .loop import Evidence, LoopState
-from .patterns import Pattern, child_kind, example_for, fill, slots, text_for
+from .patterns import child_kind
 from .plan import Plan
 from .suggestions import Answer, Citation, DerivedRequirement, Rebuttal
 from .verify import best_quote
@@ -126,59 +126,6 @@ def evidence_context(state: LoopState, query: str) -> list[dict[str, str]]:
 
 
 # -- offline composition ---------------------------------------------------------------------------------
-def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> list[DerivedRequirement]:
-    ctx = view.item
-    assert ctx is not None
-    values = slots(ctx)
-    lang = "zh" if ctx.language == "zh" else "en"
-    coverage = state.coverage()
-    kind = child_kind(kind_prefix(ctx.id))
-    drafts: list[tuple[Pattern, str, str, str, str]] = []  # pattern, title, statement, asil, note
-    for p in plan.patterns:
-        title = fill(text_for(p, p.titles, ctx), values)
-        decomposition = decomposition_for(ctx.asil) if p.decompose and p.channels else None
-        if decomposition:
-            for i, (template, level) in enumerate(zip(p.channels.get(lang) or p.channels["en"], decomposition)):
-                drafts.append((p, f"{title} ({i + 1})", fill(template, values), level,
-                               f"ASIL decomposition {ctx.asil} → {' + '.join(decomposition)}"))
-            if p.independence:
-                drafts.append((p, f"{title} (independence)", fill(text_for(p, p.independence, ctx), values),
-                               ctx.asil, "the decomposition holds only with sufficient independence"))
-        else:
-            drafts.append((p, title, fill(text_for(p, p.templates, ctx), values), ctx.asil, ""))
-    ids = new_ids(ctx.id, kind, view.ids, len(drafts))
-    out = []
-    for new_id, (p, title, statement, asil, note) in zip(ids, drafts):
-        query = f"{p.query} {ctx.title}"
-        cites = [cite(e, query) for e in citable(ranked_evidence(state, query, coverage.get(p.id, [])))[:2]]
-        rationale = f"{p.name} pattern" + (f"; {note}" if note else "")
-        out.append(DerivedRequirement(
-            id=new_id, title=title, statement=statement, asil=asil, derived_from=[ctx.id], citations=cites,
-            pattern=p.id, ears=p.ears, rationale=rationale,
-            safe_state=ctx.safe_state if p.id == "reaction-safe-state" else "",
-            ftti=ctx.ftti if p.id == "reaction-safe-state" else "",
-        ))
-    return out
-
-
-def rebut_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
-    ctx = view.item
-    assert ctx is not None
-    values = slots(ctx)
-    coverage = state.coverage()
-    out, notes = [], []
-    for p in plan.patterns:
-        query = f"{p.query} {ctx.title}"
-        evidence = citable(ranked_evidence(state, query, coverage.get(p.id, [])))[:2]
-        if not evidence:
-            notes.append(f"{p.category}: no supporting clause found in the index; not suggested")
-            continue
-        statement = fill(text_for(p, p.templates, ctx), {**values, "condition": example_for(p, ctx, values)})
-        out.append(Rebuttal(p.category, statement, ctx.id, [cite(e, query) for e in evidence], p.id,
-                            fill(text_for(p, p.mitigation, ctx), values)))
-    return out, notes
-
-
 def answer_offline(plan: Plan, state: LoopState, question: str) -> Answer:
     """The best-matching sentence of each of the three best clauses; rare question words weigh more."""
     best = citable(ranked_evidence(state, question, by="retrieval"))[:3]

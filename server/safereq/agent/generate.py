@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -102,26 +101,19 @@ class LLMSettings:
         The key is read only from the environment (``SAFEREQ_LLM_API_KEY``, else ``OPENAI_API_KEY``) or an
         explicit argument, never from a file in the repository.
         """
-        env = os.environ if env is None else env
-        cfg = dict(config or {})
+        from ..config import Environment, LLMConfig
 
-        def pick(*names: str, env_name: str = "", default: Any = "") -> Any:
-            for n in names:
-                if overrides.get(n) not in (None, ""):
-                    return overrides[n]
-            for n in names:
-                if cfg.get(n) not in (None, ""):
-                    return cfg[n]
-            return env.get(env_name, default) if env_name else default
-
+        environment = Environment.read(env)
+        given = {**LLMConfig.model_validate(dict(config or {})).values(),
+                 **{k: v for k, v in overrides.items() if k != "api_key" and v not in (None, "")}}
         return cls(
-            base_url=str(pick("base_url", "baseUrl", env_name="SAFEREQ_LLM_BASE_URL")).rstrip("/"),
-            model=str(pick("model", env_name="SAFEREQ_LLM_MODEL")),
-            api_key=str(overrides.get("api_key") or env.get("SAFEREQ_LLM_API_KEY") or env.get("OPENAI_API_KEY") or ""),
-            timeout=float(pick("timeout", env_name="SAFEREQ_LLM_TIMEOUT", default=60.0)),
-            max_retries=int(pick("max_retries", "maxRetries", default=3)),
-            backoff=float(pick("backoff", default=0.5)),
-            max_tokens=int(pick("max_tokens", "maxTokens", default=1500)),
+            base_url=str(given.get("base_url") or environment.llm_base_url).rstrip("/"),
+            model=str(given.get("model") or environment.llm_model),
+            api_key=str(overrides.get("api_key") or environment.llm_key),
+            timeout=float(given.get("timeout") or environment.llm_timeout_seconds or 60.0),
+            max_retries=int(given.get("max_retries", 3)),
+            backoff=float(given.get("backoff", 0.5)),
+            max_tokens=int(given.get("max_tokens", 1500)),
         )
 
 

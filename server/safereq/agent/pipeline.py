@@ -12,7 +12,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .compose import answer_llm, answer_offline, derive_llm, derive_offline, rebut_llm, rebut_offline
+from .compose import answer_llm, answer_offline, derive_llm, rebut_llm
+from .derive import derive_offline
+from .rebut import rebut_offline
 from .context import WorkspaceView
 from .documents import DocumentAgent, route_documents
 from .generate import CancelToken, LLMClient, LLMError, LLMSettings
@@ -173,7 +175,9 @@ class Assistant:
             except LLMError as exc:
                 notes.append(f"writing: endpoint failed ({exc}); composed offline from the patterns instead")
         if task == "derive":
-            return MODE_OFFLINE, derive_offline(plan, state, view)
+            out, more = derive_offline(plan, state, view)
+            notes.extend(more)
+            return MODE_OFFLINE, out
         if task == "links":
             return MODE_OFFLINE, links_offline(plan, state, view)
         if task == "rebut":

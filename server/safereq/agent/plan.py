@@ -122,11 +122,14 @@ def resolve_references(text: str, default_document: str = "") -> list[Resolved]:
     return out
 
 
-def _hint(text: str) -> tuple[str, str] | None:
-    """A pattern hint such as "ISO 26262-9 5" → ("ISO 26262-9", "5")."""
-    doc, _, clause = text.rpartition(" ")
-    ref = parse_clause_ref(doc)
-    return (ref.document, normalise_clause(clause)) if ref else None
+_HINT = re.compile(r"^(.*?)\s+((?:Annex|Table)\s+\w+|[\dA-Z][\d.]*)$")
+
+
+def hint(text: str) -> tuple[str, str] | None:
+    """A pattern hint such as "ISO 26262-9 5" → ("ISO 26262-9", "5"), "ISO 26262-6 Annex D" → (…, "Annex D")."""
+    m = _HINT.match(text.strip())
+    ref = parse_clause_ref(m.group(1)) if m else None
+    return (ref.document, normalise_clause(m.group(2))) if ref and m else None
 
 
 def keywords_of(*texts: str, limit: int = 12) -> list[str]:
@@ -162,13 +165,13 @@ def deterministic_plan(task: str, ctx: ItemContext | None, question: str, indexe
                                   _default_document(ctx))
     clauses = [ClauseTarget(document=r.document, clause=r.clause, reason=f"referenced ({r.how})") for r in resolved]
     for p in pats:
-        for hint in p.clauses:
-            h = _hint(hint)
+        for raw in p.hints(ctx) if ctx else p.clauses:
+            h = hint(raw)
             if h:
                 clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"pattern {p.id}"))
     if task == "links" and ctx is not None:  # the clauses an item of its kind is specified under
-        for hint in load_rules_yaml("links.yaml")["kind_clauses"].get(kind_prefix(ctx.id), []):
-            h = _hint(hint)
+        for raw in load_rules_yaml("links.yaml")["kind_clauses"].get(kind_prefix(ctx.id), []):
+            h = hint(raw)
             if h:
                 clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"usual for {kind_prefix(ctx.id)}"))
     if task == "ask":

@@ -48,7 +48,7 @@ def _index_dir(args: argparse.Namespace, config) -> Path:
 
     if args.index_dir:
         return Path(args.index_dir)
-    raw = (config.index or {}).get("path")
+    raw = config.index.path
     if raw and config.source is not None:
         path = Path(os.path.expanduser(str(raw)))
         return path if path.is_absolute() else config.source.parent / path
@@ -119,7 +119,7 @@ def _run(args: argparse.Namespace, task: str) -> int:
     from .render import text_report
 
     llm = LLMSettings() if args.offline else LLMSettings.resolve(
-        config.llm, base_url=args.llm_base_url, model=args.llm_model)
+        config.llm.values(), base_url=args.llm_base_url, model=args.llm_model)
     source, note = open_source(_index_dir(args, config))
     assistant = Assistant(source, llm, note)
     try:

@@ -19,7 +19,9 @@ from __future__ import annotations
 from .config import Config, ConfigError, load_config, load_config_file
 from .context import CheckContext
 from .findings import Edit, Finding, Fix, Related, Severity
-from .registry import RuleInfo, document_check, item_check, item_part, rule_infos, workspace_check
+from .registry import (
+    RuleInfo, document_check, item_check, item_part, linked_check, rule_infos, workspace_check,
+)
 from .engine.apply import EditConflict, apply_edits, plan_fixes
 from .engine.checker import Checker
 from .engine.parallel import default_jobs, parse_and_check
@@ -30,5 +32,5 @@ __all__ = [
     "CheckContext", "Checker", "Config", "ConfigError", "Edit", "EditConflict", "Finding", "Fix", "Related",
     "RuleInfo", "Severity", "all_rule_infos", "apply_edits", "classify_ears", "default_jobs", "describe_ears",
     "document_check", "io_findings", "io_rule_infos", "item_check", "item_part", "load_config",
-    "load_config_file", "parse_and_check", "plan_fixes", "rule_infos", "workspace_check",
+    "linked_check", "load_config_file", "parse_and_check", "plan_fixes", "rule_infos", "workspace_check",
 ]

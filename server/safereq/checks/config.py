@@ -1,9 +1,10 @@
-"""Configuration: ``[tool.safereq]`` in pyproject.toml or a ``safereq.toml``, validated with exact locations.
+"""The checks' view of the configuration: ``[tool.safereq]`` in pyproject.toml or a ``safereq.toml``.
 
 Example::
 
     [tool.safereq]
     exclude = ["drafts/**"]
+    external-ids = ["TC-*"]
 
     [tool.safereq.rules]
     "wording/vague-term" = "error"
@@ -16,7 +17,10 @@ Example::
     [tool.safereq.words.en]
     vague-terms = ["seamless"]
 
-Settings from an editor (workspace/configuration) are merged on top with :meth:`Config.merged`.
+The file is validated by the one configuration model (safereq.config.model.ProjectFile) with the names only
+the checks know (rule IDs, word lists); every problem is a :class:`ConfigError` with the file, the line and,
+for a misspelt name, the closest valid one. Settings from an editor are merged on top with
+:meth:`Config.merged`.
 """
 
 from __future__ import annotations
@@ -24,23 +28,20 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from ..config import CATEGORIES, ConfigError, CorporaSettings, IndexSettings, Known, LLMConfig, ProjectFile
+from ..config.model import problems
 from .findings import Severity
 
 CONFIG_FILES = ("safereq.toml", "pyproject.toml")
-CATEGORIES = ("hazard", "safety-goal", "safety-requirement", "requirement", "claim", "verification")
-_KEYS = ("rules", "kinds", "words", "exclude", "index", "llm", "corpora")
 
-
-class ConfigError(Exception):
-    """A configuration problem with the file and 1-based line it is on."""
-
-    def __init__(self, path: Path | None, line: int | None, message: str) -> None:
-        self.path, self.line, self.message = path, line, message
-        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
-        super().__init__(f"{where}{message}")
+__all__ = ["CATEGORIES", "CONFIG_FILES", "Config", "ConfigError", "find_config", "known_names", "load_config",
+           "load_config_file"]
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,12 @@ class Config:
     kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     words: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
-    index: dict[str, Any] = field(default_factory=dict)
-    llm: dict[str, Any] = field(default_factory=dict)
-    corpora: dict[str, Any] = field(default_factory=dict)
+    index: IndexSettings = IndexSettings()
+    llm: LLMConfig = LLMConfig()
+    corpora: CorporaSettings = CorporaSettings()
     source: Path | None = None
+    external_ids: tuple[str, ...] = ()
+    external_id_url: str | None = None
 
     def severity(self, rule_id: str, default: Severity, enabled: bool) -> Severity | None:
         """The severity to report ``rule_id`` with, or None when the rule is off."""
@@ -75,91 +78,66 @@ class Config:
         checks, the EARS hover, the agent)."""
         return tuple(self.extra_words(language, "not-modal"))
 
+    def external(self, item_id: str) -> str | None:
+        """The ``external-ids`` pattern ``item_id`` matches (an item kept outside the workspace), or None."""
+        if not self.external_ids:
+            return None
+        m = _external_regex(self.external_ids).fullmatch(item_id)
+        return m.lastgroup and self.external_ids[int(m.lastgroup[1:])] if m else None
+
+    def external_url(self, item_id: str) -> str | None:
+        """Where the external item ``item_id`` can be looked at (``external-id-url`` with its ID)."""
+        return self.external_id_url.replace("{id}", item_id) if self.external_id_url else None
+
     def merged(self, overrides: dict[str, Any]) -> Config:
         """This configuration with editor settings on top (rules merged key by key)."""
         rules = dict(self.rules)
-        rules.update(_validate_rules(overrides.get("rules") or {}, None, ""))
+        rules.update(_expand(validated({"rules": overrides.get("rules") or {}}, None, "").rules))
         return replace(self, rules=rules)
 
 
-def _line_of(text: str, key: str) -> int | None:
-    """The first line that defines ``key`` (quoted or bare), to point errors at it.
-
-    In a pyproject.toml the search starts at the first ``[tool.safereq`` table, so that a key of the same
-    name in another tool's table (``exclude`` of a linter, say) is not blamed.
-    """
-    k = re.escape(key)
-    pattern = re.compile(r"^[ \t]*(?:\"" + k + r"\"|'" + k + r"'|" + k + r")[ \t]*=", re.MULTILINE)
-    m = pattern.search(text, max(text.find("[tool.safereq"), 0))
-    return text.count("\n", 0, m.start()) + 1 if m else None
+@cache
+def _external_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One expression for all ``external-ids`` patterns (``*``: any run of ID characters), a group each."""
+    return re.compile("|".join(f"(?P<p{k}>{re.escape(p).replace(chr(92) + '*', '[A-Za-z0-9._-]*')})"
+                               for k, p in enumerate(patterns)))
 
 
-def _validate_rules(rules: Any, path: Path | None, text: str) -> dict[str, str]:
-    from .registry import rule_infos
+@cache
+def known_names() -> Known:
+    """The rule IDs, families and word lists the configuration may name (from the rule registry)."""
+    from .families.io import all_rule_infos
+    from .registry import word_list_names
 
-    if not isinstance(rules, dict):
-        raise ConfigError(path, _line_of(text, "rules"), "'rules' must be a table of rule id = severity")
-    known = rule_infos()
+    rules = frozenset(all_rule_infos())
+    return Known(rules, word_list_names(), frozenset(r.split("/")[0] for r in rules))
+
+
+def validated(data: dict[str, Any], path: Path | None, text: str, prefix: str = "") -> ProjectFile:
+    """``data`` (a parsed project file) as the typed model; the first problem (by line) as a ConfigError."""
+    try:
+        return ProjectFile.model_validate(data, context={"known": known_names()})
+    except ValidationError as exc:
+        found = [p.error(path, text, prefix) for p in problems(exc, ProjectFile)]
+        raise min(found, key=lambda e: e.line or 0) from None
+
+
+def _expand(rules: dict[str, str]) -> dict[str, str]:
+    """Rule settings with each family name replaced by its rules, in the order written."""
+    known = known_names()
     out: dict[str, str] = {}
     for rule_id, value in rules.items():
-        families = {r.split("/")[0] for r in known}
-        if rule_id not in known and rule_id not in families:
-            from rapidfuzz import process
-
-            guess = process.extractOne(rule_id, list(known))
-            hint = f"; did you mean '{guess[0]}'?" if guess and guess[1] > 70 else ""
-            raise ConfigError(path, _line_of(text, rule_id), f"unknown rule '{rule_id}'{hint}")
-        if not isinstance(value, str):
-            raise ConfigError(path, _line_of(text, rule_id), f"rule '{rule_id}': expected a string severity")
-        value = value.strip().lower()
-        if value not in ("off", "on"):
-            try:
-                Severity.parse(value)
-            except ValueError as exc:
-                raise ConfigError(path, _line_of(text, rule_id), f"rule '{rule_id}': {exc}") from None
-        if rule_id in families:
-            for rid in known:
-                if rid.startswith(rule_id + "/"):
-                    out[rid] = value
+        if rule_id in known.families and rule_id not in known.rules:
+            out.update({rid: value for rid in sorted(known.rules) if rid.startswith(rule_id + "/")})
         else:
             out[rule_id] = value
     return out
 
 
-def _validate(data: dict[str, Any], path: Path | None, text: str) -> Config:
-    for key in data:
-        if key not in _KEYS:
-            raise ConfigError(path, _line_of(text, key) or _section_line(text, key),
-                              f"unknown setting '{key}' (known: {', '.join(_KEYS)})")
-    rules = _validate_rules(data.get("rules", {}), path, text)
-    kinds = data.get("kinds", {})
-    if not isinstance(kinds, dict):
-        raise ConfigError(path, _line_of(text, "kinds"), "'kinds' must be a table")
-    for prefix, spec in kinds.items():
-        line = _line_of(text, prefix)
-        if not re.fullmatch(r"[A-Z]+", prefix):
-            raise ConfigError(path, line, f"kind '{prefix}': a kind is the upper-case letters an ID starts with")
-        if not isinstance(spec, dict) or spec.get("category", "requirement") not in CATEGORIES:
-            raise ConfigError(path, line, f"kind '{prefix}': category must be one of {', '.join(CATEGORIES)}")
-    words = data.get("words", {})
-    if not isinstance(words, dict) or not all(
-        isinstance(lists, dict) and all(isinstance(v, list) and all(isinstance(w, str) for w in v) for v in lists.values())
-        for lists in words.values()
-    ):
-        raise ConfigError(path, _section_line(text, "words"), "'words' must be tables of string lists, e.g. [tool.safereq.words.en] vague-terms = [\"seamless\"]")
-    exclude = data.get("exclude", [])
-    if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
-        raise ConfigError(path, _line_of(text, "exclude"), "'exclude' must be a list of glob patterns")
-    for key in ("index", "llm", "corpora"):
-        if not isinstance(data.get(key, {}), dict):
-            raise ConfigError(path, _section_line(text, key), f"'{key}' must be a table")
-    return Config(rules, kinds, words, tuple(exclude), data.get("index", {}), data.get("llm", {}),
-                  data.get("corpora", {}), path)
-
-
-def _section_line(text: str, key: str) -> int | None:
-    m = re.search(r"^[ \t]*\[(?:tool\.safereq\.)?" + re.escape(key) + r"[\].]", text, re.MULTILINE)
-    return text.count("\n", 0, m.start()) + 1 if m else None
+def _config(project: ProjectFile, path: Path | None) -> Config:
+    kinds = {prefix: spec.model_dump(exclude_none=True) for prefix, spec in project.kinds.items()}
+    return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude), project.index,
+                  project.llm, project.corpora, path, tuple(project.external_ids), project.external_id_url)
 
 
 def load_config_file(path: Path) -> Config:
@@ -174,13 +152,15 @@ def load_config_file(path: Path) -> Config:
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else (len(text.rstrip("\n").split("\n")) if "end of document" in str(exc) else None)
         raise ConfigError(path, line, f"invalid TOML: {exc}") from None
+    prefix = ""
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("safereq")
         if data is None:
             return Config(source=None)
+        prefix = "tool.safereq."
     if not isinstance(data, dict):
         raise ConfigError(path, None, "[tool.safereq] must be a table")
-    return _validate(data, path, text)
+    return _config(validated(data, path, text, prefix), path)
 
 
 def find_config(start: Path) -> Path | None:

@@ -10,7 +10,7 @@ per-item half, which the engine runs and caches like an item check, and ``docume
 which runs on every change of the document.
 
 An item function may name the *topics* under which alone it can report (``topics=`` of ``item_check`` and
-``item_part``; plan.py lists them): most items give most rules nothing to say, and a cold check of a large
+``item_part``; engine/dispatch.py lists them): most items give most rules nothing to say, and a cold check of a large
 workspace would otherwise spend its time calling ~25 functions per item to hear so.
 """
 
@@ -37,6 +37,11 @@ class RuleInfo:
     enabled: bool
     summary: str
     fixable: bool
+    # The word lists whose entries the shared scan finds for the rule, and those its code reads itself.
+    lists: tuple[str, ...] = ()
+    raw_lists: tuple[str, ...] = ()
+    # A word-list rule's finding message, with a {word} field (the rule is then data only: see wording.py).
+    message: str | None = None
 
     @property
     def family(self) -> str:
@@ -95,7 +100,7 @@ def _topics(topics: Iterable[str] | None) -> frozenset[str] | None:
 def item_check(rule_id: str, *, topics: Iterable[str] | None = None) -> Callable[[CheckFn], CheckFn]:
     """``fn(ctx, item)``: depends only on the item itself (cached while the item is unchanged).
 
-    ``topics``: the item topics (plan.py) of which an item must have one for ``fn`` to report anything. The
+    ``topics``: the item topics (engine/dispatch.py) of which an item must have one for ``fn`` to report anything. The
     function still tests its own conditions; a topic list that is too narrow would lose findings.
     """
     return _register("item", rule_id, topics)
@@ -149,8 +154,28 @@ def rule_infos() -> dict[str, RuleInfo]:
         for name, spec in load_rules_yaml(f"checks/{family}.yaml")["rules"].items():
             rid = f"{family}/{name}"
             infos[rid] = RuleInfo(rid, Severity.parse(spec["severity"]), bool(spec.get("enabled", True)),
-                                  spec["summary"], bool(spec.get("fixable", False)))
+                                  spec["summary"], bool(spec.get("fixable", False)),
+                                  tuple(spec.get("lists", ())), tuple(spec.get("raw-lists", ())),
+                                  spec.get("message"))
     return infos
+
+
+# Lists the text analysis reads for every rule: phrases that cover an entry (analysis/word_lists.py) and
+# words that look like modal verbs but are none (analysis/modal_verbs.py).
+ANALYSIS_LISTS = ("not-in", "not-modal")
+
+
+@cache
+def scanned_lists() -> tuple[str, ...]:
+    """The word lists the shared scan of a statement looks for: those some rule reports entries of."""
+    return tuple(dict.fromkeys(name for info in rule_infos().values() for name in info.lists))
+
+
+@cache
+def word_list_names() -> frozenset[str]:
+    """The word lists a project may extend (``[tool.safereq.words.<lang>] <name> = [...]``): those a rule
+    or the text analysis reads."""
+    return frozenset({*ANALYSIS_LISTS, *(n for i in rule_infos().values() for n in (*i.lists, *i.raw_lists))})
 
 
 @cache

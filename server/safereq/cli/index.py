@@ -11,6 +11,9 @@ import argparse
 import sys
 
 
+DAMAGED = 3  # exit code: the index is damaged (the message says whether 'safereq index' or --rebuild repairs it)
+
+
 def add_index_options(p: argparse.ArgumentParser) -> None:
     """Options shared by ``index`` and ``search``: where the index is and which embedder built it."""
     p.add_argument("--index-dir", metavar="DIR",
@@ -30,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--document", metavar="ID",
                    help='name the document in the given file, e.g. "ISO 26262-6:2018" (default: detected)')
     p.add_argument("--force", action="store_true", help="re-index files even when unchanged")
+    p.add_argument("--rebuild", action="store_true",
+                   help="throw the index away and build it again (the cure for a damaged index)")
     p.add_argument("--json", action="store_true", help="print the report (or --status) as JSON")
     add_index_options(p)
     p.set_defaults(handler=run)
@@ -73,14 +78,20 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..knowledge.indexer import index_paths
+    from ..knowledge.integrity import IndexDamaged
     from ..knowledge.store import StoreError
 
     try:
         report = index_paths(config, [Path(p) for p in args.paths], document=args.document,
-                             progress=_progress_bar(), force=args.force)
+                             progress=_progress_bar(), force=args.force, rebuild=args.rebuild)
+    except IndexDamaged as exc:
+        print(f"safereq index: {exc}", file=sys.stderr)
+        return DAMAGED
     except (IndexError_, ManifestError, EmbeddingError, StoreError, ValueError) as exc:
         print(f"safereq index: {exc}", file=sys.stderr)
         return 2
+    if report.repaired:
+        print(f"safereq index: {report.repaired}", file=sys.stderr)
     if args.json:
         import json
 
@@ -101,12 +112,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _status(config, as_json: bool) -> int:
+    from ..knowledge.integrity import damaged_message, inspect
     from ..knowledge.store import Store, StoreError
 
     try:
-        store = Store(config.index_dir)
-        if not store.exists():
+        health = inspect(config.index_dir)
+        if health.state == "missing":
             raise StoreError(f"no index at {config.index_dir}; run 'safereq index' first")
+        if health.state != "ok":
+            print(f"safereq index: {damaged_message(config.index_dir, health)}", file=sys.stderr)
+            return DAMAGED
+        store = Store(config.index_dir)
         files = store.files()
         model, dim = store.model()
         version = store.table.version

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .index import add_index_options
+from .index import DAMAGED, add_index_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,8 +58,13 @@ def run(args: argparse.Namespace) -> int:
                                      model=args.embed_model)
     from ..knowledge import open_knowledge_base
 
+    from ..knowledge.integrity import IndexDamaged
+
     try:
         kb = open_knowledge_base(config=config)
+    except IndexDamaged as exc:
+        print(f"safereq search: {exc}", file=sys.stderr)
+        return DAMAGED
     except StoreError as exc:
         print(f"safereq search: {exc}", file=sys.stderr)
         return 2
@@ -78,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"safereq search: cannot read {args.queries}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except ValueError as exc:
-        print(f"safereq search: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: LanceDB failed reading (damaged after opening)
+        from ..knowledge.integrity import REPAIR_HINT, short
+
+        print(f"safereq search: {short(exc)}" + ("" if isinstance(exc, ValueError) else f"; {REPAIR_HINT}"),
+              file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else DAMAGED
     if args.json:
         print(json.dumps([h.to_json() for h in hits], ensure_ascii=False, indent=2))
     else:

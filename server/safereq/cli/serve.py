@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
+from collections.abc import Mapping
 
 
 def _host_port(text: str) -> tuple[str, int]:
@@ -33,6 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def log_format(env: Mapping[str, str]) -> str:
+    """The log line's format. An editor that stamps every line with its own time (VS Code's log output channel)
+    sets ``SAFEREQ_LOG_TIMESTAMPS=0``; each line then carries one time, not two."""
+    stamp = env.get("SAFEREQ_LOG_TIMESTAMPS", "1").strip() != "0"
+    return ("%(asctime)s " if stamp else "") + "%(levelname)s %(name)s: %(message)s"
+
+
 def run(args: argparse.Namespace) -> int:
     handler: logging.Handler
     if args.log_file:
@@ -43,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     else:
         handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(logging.Formatter(log_format(os.environ)))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(args.log_level.upper())

@@ -15,10 +15,10 @@ environment variables, then defaults. Environment variables:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..config import Environment
 from .paths import default_index_dir
 
 
@@ -36,17 +36,16 @@ class EmbedConfig:
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> EmbedConfig:
-        env = dict(os.environ if env is None else env)
-        threads = env.get("SAFEREQ_EMBED_THREADS", "")
-        dim = env.get("SAFEREQ_EMBED_DIM", "")
+        """The embedder the environment names (read by the one configuration model, config.Environment)."""
+        environment = Environment.read(env)
         return cls(
-            backend=env.get("SAFEREQ_EMBEDDER", "e5").strip().lower() or "e5",
-            url=env.get("SAFEREQ_EMBED_URL", ""),
-            model=env.get("SAFEREQ_EMBED_MODEL", ""),
-            api_key=env.get("SAFEREQ_EMBED_API_KEY", ""),
-            dim=int(dim) if dim.isdigit() else 0,
-            allow_remote=env.get("SAFEREQ_EMBED_ALLOW_REMOTE", "") in {"1", "true", "yes"},
-            threads=int(threads) if threads.isdigit() else None,
+            backend=environment.embedder.strip().lower() or "e5",
+            url=environment.embed_url,
+            model=environment.embed_model,
+            api_key=environment.embed_api_key,
+            dim=environment.embed_dimension,
+            allow_remote=environment.embed_remote_allowed,
+            threads=environment.embed_thread_count,
         )
 
 

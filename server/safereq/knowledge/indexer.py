@@ -113,12 +113,17 @@ class Indexer:
 
     def __init__(self, config: KnowledgeConfig, progress: ProgressCallback | None = None,
                  embedder: Embedder | None | str = "auto"):
+        from .integrity import IndexUnusable, check_path
         from .store import Store
 
         self.config = config
         self.progress = progress or (lambda event: None)
+        check_path(config.index_dir)
         self.embedder = make_embedder(config.embed) if embedder == "auto" else embedder
-        config.index_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            config.index_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IndexUnusable(f"cannot create the index folder {config.index_dir}: {exc.strerror or exc}") from None
         self.store = Store(config.index_dir, reader=False)
 
     def _emit(self, phase: str, done: int, total: int, message: str = "") -> None:
@@ -130,9 +135,49 @@ class Indexer:
             log.debug("progress callback failed", exc_info=True)
 
     def run(self, jobs: list[Job], *, prune_prefixes: Iterable[str] = (), force: bool = False,
-            vectors: bool = True) -> IndexReport:
+            rebuild: bool = False, vectors: bool = True) -> IndexReport:
+        """Index ``jobs``; a damaged index is first repaired (see :mod:`.integrity`), or rebuilt with ``rebuild``."""
+        from .store import StoreError
+
         started = time.perf_counter()
         report = IndexReport()
+        try:
+            return self._run(jobs, list(prune_prefixes), force, rebuild, vectors, report, started)
+        except StoreError:
+            raise
+        except (OSError, RuntimeError) as exc:  # LanceDB's I/O failures: disk full, permissions, damage
+            from .integrity import REPAIR_HINT, short
+
+            log.debug("writing the index failed", exc_info=True)
+            raise StoreError(f"writing the index at {self.config.index_dir} failed: {short(exc)}; {REPAIR_HINT}") \
+                from None
+
+    def _repair(self, rebuild: bool, report: IndexReport) -> bool:
+        """Bring a damaged index back to a good state before the run; True if the search index must be rebuilt."""
+        from .integrity import check_writable, fall_back, inspect, remove_table
+        from .store import Store
+
+        index_dir = self.config.index_dir
+        check_writable(index_dir)
+        if rebuild:
+            remove_table(index_dir)
+            report.repaired = f"rebuilt the index at {index_dir} from scratch"
+        else:
+            health = inspect(index_dir)
+            if health.state == "damaged":
+                report.repaired = fall_back(index_dir, health.problem).describe(health.problem)
+            elif health.state == "search-index":
+                report.repaired = f"the index's full-text search was damaged ({health.problem}); built it again"
+            else:
+                return False
+        log.warning("%s", report.repaired)
+        self.store = Store(index_dir, reader=False)  # a fresh handle: the files changed under the old one
+        return True
+
+    def _run(self, jobs: list[Job], prune_prefixes: list[str], force: bool, rebuild: bool, vectors: bool,
+             report: IndexReport,
+             started: float) -> IndexReport:
+        repaired = self._repair(rebuild, report)
         model_id = self.embedder.model_id if self.embedder else "none"
         dim = self.embedder.dim if self.embedder else 0
         if self.store.ensure(model_id, dim):
@@ -147,7 +192,7 @@ class Indexer:
         try:
             self._index_jobs(jobs, known, force, report)
             self._emit("finish", total, total, "building the full-text index")
-            changed = bool(report.indexed or report.removed or force)
+            changed = bool(report.indexed or report.removed or force or repaired)
             if changed:
                 self.store.finish_text()
             report.text_seconds = time.perf_counter() - started
@@ -317,9 +362,10 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document: str | None = None,
-                progress: ProgressCallback | None = None, force: bool = False,
+                progress: ProgressCallback | None = None, force: bool = False, rebuild: bool = False,
                 embedder: Embedder | None | str = "auto") -> IndexReport:
-    """Index ``paths`` (files or folders), or the shipped corpora when ``paths`` is empty."""
+    """Index ``paths`` (files or folders), or the shipped corpora when ``paths`` is empty; ``rebuild`` starts
+    from an empty table (the cure for an index damaged beyond its last good version)."""
     paths = list(paths)
     if paths:
         jobs, roots, problems = path_jobs(paths, document)
@@ -329,6 +375,6 @@ def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document
     if not jobs and not problems:
         raise IndexError_("nothing to index: no Markdown, text or PDF files found")
     indexer = Indexer(config, progress, embedder)
-    report = indexer.run(jobs, prune_prefixes=prune, force=force)
+    report = indexer.run(jobs, prune_prefixes=prune, force=force, rebuild=rebuild)
     report.failed[:0] = problems
     return report

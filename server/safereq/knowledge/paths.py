@@ -6,8 +6,9 @@ checkout (editable install) they are the repository's ``corpora/`` folder. ``SAF
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from ..config import Environment
 
 INDEX_DIRNAME = Path(".safereq") / "index"
 # The source name of a shipped corpus file in an index starts with this (``corpora:nhtsa/...``).
@@ -16,7 +17,7 @@ SHIPPED_PREFIX = "corpora:"
 
 def corpora_dir() -> Path:
     """The folder that holds ``manifest.yaml``, the shipped texts and ``catalogue/``."""
-    env = os.environ.get("SAFEREQ_CORPORA")
+    env = Environment.read().corpora
     if env:
         return Path(env)
     package = Path(__file__).resolve().parent.parent
@@ -32,7 +33,7 @@ def catalogue_dir() -> Path:
 
 def default_index_dir(workspace: Path | None = None) -> Path:
     """``$SAFEREQ_INDEX`` if set, else ``<workspace>/.safereq/index`` (workspace defaults to the current directory)."""
-    env = os.environ.get("SAFEREQ_INDEX")
+    env = Environment.read().index
     if env:
         return Path(env)
     return (workspace or Path.cwd()) / INDEX_DIRNAME

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from .command_names import DERIVE_REQUIREMENTS, SUGGEST_REBUTTALS, SUGGEST_TRACE_LINKS
 from .errors import failed, invalid
+from .progress import Progress
 
 if TYPE_CHECKING:
     from ..model.document import Item
@@ -44,20 +44,17 @@ CATEGORIES = {
 
 def agent(ls: SafereqServer) -> AgentClient:
     """The server's agent worker client (created on first use; the process starts on first request)."""
-    client = getattr(ls, "_safereq_agent", None)
-    if client is None:
+    if ls.agent_client is None:
         from .agent_client import AgentClient
 
-        client = AgentClient()
-        ls._safereq_agent = client  # type: ignore[attr-defined]
-    return client
+        ls.agent_client = AgentClient()
+    return ls.agent_client
 
 
 def stop(ls: SafereqServer) -> None:
     """Stop the worker (on shutdown)."""
-    client = getattr(ls, "_safereq_agent", None)
-    if client is not None:
-        client.stop()
+    if ls.agent_client is not None:
+        ls.agent_client.stop()
 
 
 def code_actions(ls: SafereqServer, uri: str, line: int) -> list[types.CodeAction]:
@@ -78,45 +75,8 @@ def code_actions(ls: SafereqServer, uri: str, line: int) -> list[types.CodeActio
     return out
 
 
-class _Progress:
-    """Server-initiated work-done progress (when the client supports it), reported from any thread."""
-
-    def __init__(self, ls: SafereqServer, title: str):
-        self.ls, self.title = ls, title
-        self.token: str | None = None
-        self.loop = asyncio.get_running_loop()
-
-    async def begin(self, on_cancel) -> None:
-        caps = self.ls.client_capabilities
-        if not (caps and caps.window and caps.window.work_done_progress):
-            return
-        token = f"safereq-agent-{uuid.uuid4().hex}"
-        try:
-            await self.ls.work_done_progress.create_async(token)
-        except Exception as exc:  # the client refused: run without a progress bar
-            log.info("no work-done progress: %s", exc)
-            return
-        self.token = token
-        self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=self.title, cancellable=True,
-                                                                            percentage=0))
-        future = self.ls.work_done_progress.tokens.get(token)
-        if future is not None:
-            future.add_done_callback(lambda f: f.cancelled() and on_cancel())
-
-    def report(self, message: str, percentage: int) -> None:
-        if self.token is not None:
-            value = types.WorkDoneProgressReport(message=message, percentage=max(0, min(100, percentage)))
-            self.loop.call_soon_threadsafe(self.ls.work_done_progress.report, self.token, value)
-
-    def end(self, message: str) -> None:
-        if self.token is not None:
-            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
-            self.ls.work_done_progress.tokens.pop(self.token, None)
-            self.token = None
-
-
 def _llm_settings(session: Any) -> dict[str, Any]:
-    return {**(session.file_config.llm or {}), **(session.settings.llm or {})}
+    return {**session.file_config.llm.values(), **session.settings.llm.values()}
 
 
 def _find(session: Any, key: str, item_id: str) -> Item:
@@ -145,9 +105,9 @@ async def run_agent_command(ls: SafereqServer, command: str, args: list[Any]) ->
     client.configure(str(index_path(session)), _llm_settings(session), not_modal_words(session.config))
     await asyncio.wrap_future(client.sync({p: d.text for p, d in session.workspace.documents.items()}))
 
-    progress = _Progress(ls, f"{TITLES[task]} for {item_id}")
+    progress = Progress(ls, f"{TITLES[task]} for {item_id}")
     msg_id, future = client.request("run", {"task": task, "path": key, "item": item_id, "drop_unverified": True},
-                                    on_progress=progress.report)
+                                    on_progress=lambda message, percentage: progress.report(percentage, message))
     await progress.begin(lambda: client.cancel(msg_id))
     try:
         result = await asyncio.wrap_future(future)

@@ -113,7 +113,9 @@ class AgentClient:
     def _log_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stderr is not None
         for raw in proc.stderr:
-            log.info("agent: %s", raw.decode("utf-8", errors="replace").rstrip())
+            level, text = relayed(raw.decode("utf-8", errors="replace"))
+            if text:
+                log.log(level, "agent %s", text)
 
     # -- requests --------------------------------------------------------------------------------------
     def request(self, method: str, params: dict[str, Any] | None = None,
@@ -181,3 +183,17 @@ class AgentClient:
             proc.kill()
             proc.wait(timeout=timeout)
         self._proc = None
+
+
+_LEVELS = {"DEBUG": logging.DEBUG, "INFO": logging.INFO, "WARNING": logging.WARNING, "ERROR": logging.ERROR,
+           "CRITICAL": logging.CRITICAL}
+
+
+def relayed(line: str) -> tuple[int, str]:
+    """A line of the worker's stderr as (level, text): the worker's own level word becomes the level of the
+    server's log entry, so the entry does not carry two ("INFO …: agent: INFO safereq.agent…")."""
+    text = line.rstrip()
+    word, _sep, rest = text.partition(" ")
+    if word in _LEVELS and rest:
+        return _LEVELS[word], rest
+    return logging.INFO, text

@@ -1,41 +1,30 @@
-"""``workspace/executeCommand``: ``safereq.showTrace`` here, ``safereq.markReviewed`` in :mod:`.impact`; the
-agent commands go to :mod:`.agent_bridge`.
+"""``safereq.showTrace``: the item and its trace chain upwards (parents, hazards) and downwards (children,
+goals, verification). Takes ``[uri, itemId]`` and returns ``{"markdown": str}``.
 
-``safereq.showTrace`` takes ``[uri, itemId]`` and returns ``{"markdown": str}``: the item and its trace chain
-upwards (parents, hazards) and downwards (children, goals, verification).
+Every command is listed in ``COMMANDS`` in :mod:`.server`, beside the features; this module holds the one
+that is neither about the knowledge base, the agent nor change impact.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import agent_bridge
-from .command_names import MARK_REVIEWED, SHOW_TRACE
 from .errors import invalid
 
 if TYPE_CHECKING:
     from .server import SafereqServer
 
-COMMANDS = (SHOW_TRACE, MARK_REVIEWED, *agent_bridge.COMMANDS)
 
-
-def _uri_and_id(command: str, args: list[Any]) -> tuple[str, str]:
+def uri_and_id(command: str, args: list[Any]) -> tuple[str, str]:
+    """The ``[uri, itemId]`` arguments of ``command``, or a clear error with an example."""
     if len(args) != 2 or not all(isinstance(a, str) and a for a in args):
         raise invalid(f"{command} expects two arguments: the document URI and the item ID, e.g. "
                       '["file:///project/fsr.md", "FSR-3"]')
     return args[0], args[1].strip()
 
 
-async def execute(ls: SafereqServer, command: str, args: list[Any]) -> Any:
-    if command == SHOW_TRACE:
-        return show_trace(ls, *_uri_and_id(command, args))
-    if command == MARK_REVIEWED:
-        from .impact import mark_reviewed
-
-        return mark_reviewed(ls, args)
-    if command in agent_bridge.COMMANDS:
-        return await agent_bridge.run(ls, command, args)
-    raise invalid(f"unknown command {command}")
+def show_trace_command(ls: SafereqServer, command: str, args: list[Any]) -> dict[str, str]:
+    return show_trace(ls, *uri_and_id(command, args))
 
 
 def show_trace(ls: SafereqServer, uri: str, item_id: str) -> dict[str, str]:

@@ -1,5 +1,9 @@
 """How failures reach the client: a bad request gets an error response that says what was wrong; an internal
 failure is logged with its traceback and answered with an error; the server keeps running and keeps its state.
+
+A refusal (a rename onto an existing ID, invalid parameters, a cancelled request) is the user's business, not
+a fault: the log gets one line for it, never a traceback (pygls logs every error response with one; see
+:class:`OneLineRefusals`).
 """
 
 from __future__ import annotations
@@ -42,3 +46,29 @@ def translate(method: str, exc: BaseException) -> BaseException:
         return failed(str(exc))
     log.error("%s failed", method, exc_info=exc)
     return JsonRpcInternalError(message=f"safereq: {method} failed: {type(exc).__name__}: {exc}")
+
+
+class OneLineRefusals(logging.Filter):
+    """On pygls' JSON-RPC logger: an error response our handlers chose gets one line, without traceback.
+
+    Refusals (every code but InternalError) become INFO; an internal error stays ERROR, its traceback having
+    been logged once already by :func:`translate`.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, (JsonRpcException, JsonRpcRequestCancelled)):
+            return True
+        internal = isinstance(exc, JsonRpcInternalError)
+        args = record.args if isinstance(record.args, tuple) else ()
+        method = f" {args[1]}" if len(args) >= 2 and isinstance(args[1], str) else ""
+        request = f"request {args[0]}{method}" if args else "a request"
+        record.msg, record.args, record.exc_info, record.exc_text = (
+            "%s %s: %s", (request, "failed" if internal else "refused", getattr(exc, "message", exc)), None, None)
+        if not internal:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def install_log_filter() -> None:
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(OneLineRefusals())

@@ -95,13 +95,16 @@ def _element(ws: Workspace, element, key: str, config: Config) -> str:
     return ""
 
 
-def _names(links: tuple[LinkedId, ...] | list[LinkedId]) -> str:
+def _names(links: tuple[LinkedId, ...] | list[LinkedId], config: Config | None = None) -> str:
     out = []
     for link in links[:MAX_LIST]:
         if link.item is not None:
             out.append(f"**{link.id}** {link.item.title}")
         elif link.defined:
             out.append(f"**{link.id}** (hazardous event)")
+        elif config is not None and config.external(link.id):
+            url = config.external_url(link.id)
+            out.append(f"**{link.id}** — *external*" + (f" ([open]({url}))" if url else ""))
         else:
             out.append(f"**{link.id}** — *not defined*")
     more = len(links) - MAX_LIST
@@ -119,7 +122,7 @@ def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
     if item is None:
         event = event_view(ws, item_id)
         if event is None:
-            return f"**{item_id}** is not defined anywhere in the workspace."
+            return _external(item_id, config) or f"**{item_id}** is not defined anywhere in the workspace."
         lines = [f"**{item_id}** · hazardous event"]
         for _path, row in event.rows[:3]:
             cells = row.cells
@@ -139,12 +142,12 @@ def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
         out.append("> " + (statement if len(statement) <= 600 else statement[:600] + "…"))
         out.append("**EARS:** " + describe_ears(statement, item.language, config.not_modal(item.language)))
     out.append("**ASIL:** " + "; ".join(view.asil.lines))
-    out.append(f"**Parents:** {_names(view.parents)}")
+    out.append(f"**Parents:** {_names(view.parents, config)}")
     out.append(f"**Children:** {_items(view.children)}")
     if view.hazards:
         out.append(f"**Hazards:** {_names(view.hazards)}")
     if view.category != "verification" or view.verified_by:
-        out.append(f"**Verified by:** {_names(view.verified_by)}")
+        out.append(f"**Verified by:** {_names(view.verified_by, config)}")
     if view.verifies:
         out.append(f"**Verifies:** {_items(view.verifies)}")
     if item.path != key:
@@ -152,6 +155,17 @@ def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
     if view.definitions > 1:
         out.append(f"⚠ defined {view.definitions} times in the workspace")
     return "\n\n".join(out)
+
+
+def _external(item_id: str, config: Config) -> str:
+    """Where an item of ``external-ids`` lives: outside the workspace, at the configured URL if any."""
+    pattern = config.external(item_id)
+    if pattern is None:
+        return ""
+    url = config.external_url(item_id)
+    where = f" — [{item_id}]({url})" if url else ""
+    return (f"**{item_id}** · external item{where}\n\nKept outside the workspace (`external-ids` pattern "
+            f"`{pattern}`): its ID format is checked, its existence is not.")
 
 
 def _asil(ws: Workspace, element: AsilAt) -> str:

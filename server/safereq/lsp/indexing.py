@@ -10,6 +10,9 @@ callback turns into :class:`~safereq.knowledge.IndexCancelled`, which stops the 
 or embedding batch. Each file is one LanceDB commit, so a cancelled run leaves every file at its previous or
 its new version and the index usable. Cancelling the command request itself stops the run too.
 
+A damaged index is repaired first (see :mod:`safereq.knowledge.integrity`): back to its last good version, or,
+when none is left, rebuilt from scratch (what ``safereq index --rebuild`` does); the summary says which.
+
 One run at a time: a second request for the same index and paths joins the running one (and gets its
 summary, with ``"joined": true``); a request for another index or other paths is refused until it ends.
 While a run is active the status is ``indexing``; afterwards the server's status follows again, and the
@@ -26,7 +29,6 @@ import asyncio
 import logging
 import os
 import threading
-import uuid
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -36,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from .errors import failed, invalid
+from .progress import Progress
 
 if TYPE_CHECKING:
     from ..knowledge.types import IndexReport, ProgressEvent
@@ -60,15 +63,11 @@ def make_plan(session: Session) -> Plan:
     """The index folder and the extra corpora from the settings (client first, then configuration file)."""
     from .status import index_path
 
-    if "paths" in session.settings.corpora:
-        raw, where = session.settings.corpora["paths"], "the setting safereq.corpora.paths"
+    if session.settings.corpora.paths is not None:
+        raw, where = session.settings.corpora.paths, "the setting safereq.corpora.paths"
     else:
-        raw, where = session.file_config.corpora.get("paths"), "corpora.paths in the configuration file"
-    if raw is None:
-        raw = []
-    elif isinstance(raw, str):
-        raw = [raw]
-    if not isinstance(raw, list) or not all(isinstance(p, str) and p.strip() for p in raw):
+        raw, where = session.file_config.corpora.paths or [], "corpora.paths in the configuration file"
+    if not all(p.strip() for p in raw):
         raise failed(f"{where} must be a list of file or folder paths, e.g. [\"standards/\"]")
     paths = []
     for p in raw:
@@ -91,7 +90,7 @@ class Run:
 
 def active(ls: SafereqServer) -> Run | None:
     """The running indexing run, if any (the server's status says ``indexing`` while there is one)."""
-    return getattr(ls, "_safereq_indexing", None)
+    return ls.indexing
 
 
 def status_message(run: Run) -> str:
@@ -112,7 +111,7 @@ async def index_knowledge_base(ls: SafereqServer, args: list[Any]) -> dict[str, 
         assert current.task is not None
         return {**await asyncio.shield(current.task), "joined": True}
     run = Run(plan)
-    ls._safereq_indexing = run  # type: ignore[attr-defined]
+    ls.indexing = run
     run.task = asyncio.ensure_future(_drive(ls, run))
     run.task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved even with no awaiter
     try:
@@ -123,9 +122,14 @@ async def index_knowledge_base(ls: SafereqServer, args: list[Any]) -> dict[str, 
 
 
 async def _drive(ls: SafereqServer, run: Run) -> dict[str, Any]:
-    progress = _Progress(ls)
+    progress = Progress(ls, TITLE)
+
+    def cancel() -> None:
+        run.cancel()
+        progress.report(None, "cancelling…")
+
     try:
-        await progress.begin(on_cancel=run.cancel)
+        await progress.begin(on_cancel=cancel, message="starting")
         ls.send_status("indexing", status_message(run))
         future: Future = Future()
         sink = _ProgressSink(progress.report)
@@ -141,7 +145,7 @@ async def _drive(ls: SafereqServer, run: Run) -> dict[str, Any]:
         progress.end(summary["message"])
         return summary
     finally:
-        ls._safereq_indexing = None  # type: ignore[attr-defined]
+        ls.indexing = None
         ls.knowledge.reload(run.plan.index_dir)
         ls.send_status()
 
@@ -172,8 +176,15 @@ def run_index(plan: Plan, cancel: threading.Event, sink: _ProgressSink) -> Index
     sink.weigh([_size(job.path) for job in jobs])
     if cancel.is_set():
         return IndexReport(failed=problems, cancelled=True)
+    from ..knowledge.integrity import IndexDamaged
+
     indexer = Indexer(KnowledgeConfig.resolve(plan.index_dir), progress)
-    report = indexer.run(jobs, prune_prefixes=[SHIPPED_PREFIX, *(r.rstrip("/") + "/" for r in roots)])
+    prune = [SHIPPED_PREFIX, *(r.rstrip("/") + "/" for r in roots)]
+    try:
+        report = indexer.run(jobs, prune_prefixes=prune)
+    except IndexDamaged as exc:  # no good version left: the editor's command is the CLI's --rebuild here
+        log.warning("%s; rebuilding", exc)
+        report = indexer.run(jobs, prune_prefixes=prune, rebuild=True)
     report.failed[:0] = problems
     return report
 
@@ -215,6 +226,8 @@ def summarise(index_dir: Path, report: IndexReport) -> dict[str, Any]:
     else:
         message = (f"{files} file(s) indexed ({chunks} chunks), {len(report.skipped)} unchanged, "
                    f"{len(report.removed)} removed, {len(report.failed)} failed → {index_dir}")
+    if report.repaired:
+        message = f"{report.repaired}; {message}"
     if report.failed:
         source, error = report.failed[0]
         message += f"; {error if source in error else f'{source}: {error}'}"
@@ -271,50 +284,3 @@ class _ProgressSink:
         share = start + within * (end - start)
         self._percentage = max(self._percentage, int(_FILES_SHARE * share))
         self._report(self._percentage, message)
-
-
-class _Progress:
-    """Server-initiated, cancellable work-done progress (when the client supports it); reports from any thread."""
-
-    def __init__(self, ls: SafereqServer) -> None:
-        self.ls = ls
-        self.loop = asyncio.get_running_loop()
-        self.token: str | None = None
-
-    async def begin(self, on_cancel: Callable[[], None]) -> None:
-        window = self.ls.client_capabilities.window
-        if not (window and window.work_done_progress):
-            return
-        token = f"safereq-index-{uuid.uuid4().hex}"
-        try:
-            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), timeout=5)
-        except Exception as exc:  # the client refused or did not answer: run without a progress bar
-            log.info("no work-done progress: %s", exc)
-            return
-        self.token = token
-        self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-            title=TITLE, cancellable=True, message="starting", percentage=0))
-
-        def cancelled(future: Future) -> None:
-            if future.cancelled():
-                on_cancel()
-                self._send(None, "cancelling…")
-
-        future = self.ls.work_done_progress.tokens.get(token)
-        if future is not None:
-            future.add_done_callback(cancelled)
-
-    def report(self, percentage: int, message: str) -> None:
-        """Thread-safe: the worker thread calls this."""
-        self.loop.call_soon_threadsafe(self._send, percentage, message)
-
-    def _send(self, percentage: int | None, message: str) -> None:
-        if self.token is not None:
-            self.ls.work_done_progress.report(self.token, types.WorkDoneProgressReport(
-                message=message, percentage=None if percentage is None else max(0, min(100, percentage))))
-
-    def end(self, message: str) -> None:
-        if self.token is not None:
-            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
-            self.ls.work_done_progress.tokens.pop(self.token, None)
-            self.token = None

@@ -40,6 +40,7 @@ class KnowledgeReader:
         self._state = "closed"
         self._kb = None
         self.error: str | None = None
+        self.damaged: str | None = None  # why the index cannot be used, when it is damaged (for the status)
 
     @property
     def state(self) -> str:
@@ -49,25 +50,35 @@ class KnowledgeReader:
         os.environ.setdefault("LANCE_LOG", "error")  # Lance logs warnings on stderr otherwise
         try:
             from ..knowledge import open_knowledge_base
-
-            kb = open_knowledge_base(path, embedder=None)
-        except Exception as exc:  # no index, a damaged one, a missing optional dependency
+            from ..knowledge.integrity import IndexDamaged
+        except ImportError as exc:  # an optional dependency is missing
             log.warning("knowledge base at %s not opened: %s", path, exc)
-            with self._lock:
-                if self._generation == generation:
-                    self._state, self.error = "failed", str(exc)
+            self._settle(generation, None, exc, damaged=False)
             return
+        try:
+            kb = open_knowledge_base(path, embedder=None)
+        except Exception as exc:  # no index, a damaged one
+            log.warning("knowledge base at %s not opened: %s", path, exc)
+            self._settle(generation, None, exc, damaged=isinstance(exc, IndexDamaged))
+            return
+        self._settle(generation, kb, None, damaged=False)
+        log.info("knowledge base opened: %s", path)
+
+    def _settle(self, generation: int, kb, exc: Exception | None, damaged: bool) -> None:
+        """Record how opening ended (unless a reset came meanwhile) and let the status follow."""
         with self._lock:
             if self._generation != generation:
                 return
-            self._kb, self._state = kb, "open"
-        log.info("knowledge base opened: %s", path)
-        if self._on_open is not None and self._loop is not None:
+            if kb is not None:
+                self._kb, self._state = kb, "open"
+            else:
+                self._state, self.error, self.damaged = "failed", str(exc), str(exc) if damaged else None
+        if (kb is not None or damaged) and self._on_open is not None and self._loop is not None:
             self._loop.call_soon_threadsafe(self._on_open)
 
     def _reset(self, path: Path) -> None:
         """Forget the current handle (caller holds the lock)."""
-        self._path, self._state, self._kb, self.error = path, "closed", None, None
+        self._path, self._state, self._kb, self.error, self.damaged = path, "closed", None, None, None
         self._generation += 1
 
     def _ensure(self, path: Path) -> str:
@@ -82,13 +93,11 @@ class KnowledgeReader:
             return self._state
 
     def reload(self, path: Path) -> None:
-        """The index at ``path`` was (re)built: drop the old handle and, if hovers have used the knowledge base
-        already, open the new one now (in the background), so the next clause hover reads it."""
+        """The index at ``path`` was (re)built: drop the old handle and open the new one now (in the background),
+        so the next clause hover reads it and the status says if it is damaged."""
         with self._lock:
-            if self._path is None:
-                return  # never used: the first clause hover opens it
             self._reset(path)
-        self._ensure(path)
+        self._ensure(path)  # LanceDB is loaded by the run already; opening now also tells the status of damage
 
     async def clause(self, path: Path, ref: ClauseRef) -> ClauseText | None:
         """The indexed text of the clause ``ref`` names, or None (index not open yet, absent, or too slow)."""

@@ -15,7 +15,7 @@ from lsprotocol import types
 from ..workspace.asil import determine_asil
 from ..workspace.facts import sec_classes, stated_asil
 from ..workspace.trace_view import item_view
-from .commands import SHOW_TRACE
+from .command_names import SHOW_TRACE
 
 if TYPE_CHECKING:
     from .server import SafereqServer

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .progress import Progress
+
 if TYPE_CHECKING:
     from .server import SafereqServer
 
@@ -85,42 +87,8 @@ def _log_registration(future) -> None:
         log.info("the client refused the file watcher registration: %s", future.exception())
 
 
-class _Progress:
-    """Work-done progress when the client supports it; silent otherwise."""
-
-    def __init__(self, ls: SafereqServer, title: str) -> None:
-        self.ls = ls
-        self.title = title
-        self.token: str | None = None
-        window = ls.client_capabilities.window
-        self.supported = bool(window and window.work_done_progress)
-        self._last = 0.0
-
-    async def begin(self) -> None:
-        if not self.supported:
-            return
-        token = str(uuid.uuid4())
-        try:
-            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), timeout=5)
-        except Exception as exc:  # a client that does not answer must not stop the load
-            log.info("no work-done progress: %s", exc)
-            return
-        self.token = token
-        self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=self.title, percentage=0))
-
-    def report(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if self.token is None or now - self._last < 0.2:
-            return
-        self._last = now
-        pct = int(100 * done / total) if total else 100
-        self.ls.work_done_progress.report(self.token, types.WorkDoneProgressReport(
-            message=f"{done}/{total} documents", percentage=pct))
-
-    def end(self, message: str) -> None:
-        if self.token is not None:
-            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
-            self.token = None
+def _percent(done: int, total: int) -> int:
+    return int(100 * done / total) if total else 100
 
 
 async def load_folders(ls: SafereqServer, folders: list[Path]) -> None:
@@ -130,7 +98,7 @@ async def load_folders(ls: SafereqServer, folders: list[Path]) -> None:
     session = ls.session
     if not folders:
         return
-    progress = _Progress(ls, "safereq: loading requirements")
+    progress = Progress(ls, "safereq: loading requirements", min_interval=0.2)
     await progress.begin()
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
@@ -149,10 +117,10 @@ async def load_folders(ls: SafereqServer, folders: list[Path]) -> None:
             session.add_source(key, result)
             done += 1
             if time.perf_counter() - slice_start > _SLICE_SECONDS:
-                progress.report(done, total)
+                progress.report(_percent(done, total), f"{done}/{total} documents")
                 await asyncio.sleep(0)  # let requests and cancellations through
                 slice_start = time.perf_counter()
-        progress.report(done, total)
+        progress.report(_percent(done, total), f"{done}/{total} documents")
     seconds = time.perf_counter() - started
     items = sum(len(d.items) for d in session.workspace.documents.values())
     message = f"{total} documents, {items} items loaded in {seconds:.1f} s"

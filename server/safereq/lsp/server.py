@@ -24,11 +24,13 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from . import commands as _commands
+from . import command_names as names
 from .positions import UTF16, choose_encoding
 
 if TYPE_CHECKING:
+    from .agent_client import AgentClient
     from .diagnostics import Publisher
+    from .indexing import Run as IndexingRun
     from .knowledge_bridge import KnowledgeReader
     from .session import Session
 
@@ -76,6 +78,18 @@ FEATURES: list[tuple[str, str, str, bool, Any]] = [
     (types.TEXT_DOCUMENT_INLAY_HINT, "lens", "inlay_hints", False, types.InlayHintOptions(resolve_provider=False)),
     (types.TEXT_DOCUMENT_CODE_ACTION, "actions", "code_actions", False,
      types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, "refactor.safereq"], resolve_provider=False)),
+]
+
+# (command, module, function, whether it takes the command's name): ``workspace/executeCommand``. Like the
+# features, each module is imported on the first call; the function takes (ls, [command,] arguments), may be
+# async, and returns the command's JSON result (client-vscode/src/protocol.ts has the shapes).
+COMMANDS: list[tuple[str, str, str, bool]] = [
+    (names.SHOW_TRACE, "commands", "show_trace_command", True),
+    (names.MARK_REVIEWED, "impact", "mark_reviewed", False),
+    (names.INDEX_KNOWLEDGE_BASE, "indexing", "index_knowledge_base", False),  # in a thread of the server
+    (names.DERIVE_REQUIREMENTS, "agent_actions", "run_agent_command", True),  # in the agent's worker process
+    (names.SUGGEST_TRACE_LINKS, "agent_actions", "run_agent_command", True),
+    (names.SUGGEST_REBUTTALS, "agent_actions", "run_agent_command", True),
 ]
 
 
@@ -170,6 +184,10 @@ class SafereqServer(LanguageServer):
         self._session: Session | None = None
         self._publisher: Publisher | None = None
         self._knowledge: KnowledgeReader | None = None
+        # The agent's worker client (lsp/agent_actions.py; created on the first suggestion) and the indexing
+        # run under way (lsp/indexing.py), if any.
+        self.agent_client: AgentClient | None = None
+        self.indexing: IndexingRun | None = None
 
     @property
     def session(self) -> Session:
@@ -203,7 +221,7 @@ class SafereqServer(LanguageServer):
         from .status import METHOD, payload
 
         session = self._session
-        indexing = getattr(self, "_safereq_indexing", None)  # an indexing run (lsp/indexing.py) is under way
+        indexing = self.indexing
         if state is None and indexing is not None:
             from .indexing import status_message
 
@@ -219,7 +237,8 @@ class SafereqServer(LanguageServer):
                     message = f"{docs} documents, {items} items"
                     if self._knowledge is not None and self._knowledge.state == "open":
                         message += "; knowledge base open"
-        self.protocol.notify(METHOD, payload(session, state, message or ""))
+        problem = self._knowledge.damaged if self._knowledge is not None else None
+        self.protocol.notify(METHOD, payload(session, state, message or "", problem))
 
     def log_error(self, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
@@ -280,16 +299,22 @@ def _bind(method: str, module: str, name: str, is_async: bool):
     return handler
 
 
-def _command(name: str):
+def _command(name: str, module: str, function: str, with_name: bool):
+    """The handler of one command: imports ``module`` on first call, errors become JSON-RPC errors."""
+    path = f"{__package__}.{module}"
+
     async def run(ls: SafereqServer, *args: Any):
         from .errors import translate
 
         try:
-            return await _commands.execute(ls, name, list(args))
+            fn = getattr(import_module(path), function)
+            result = fn(ls, name, list(args)) if with_name else fn(ls, list(args))
+            return await result if asyncio.iscoroutine(result) else result
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             raise translate(f"workspace/executeCommand {name}", exc) from exc
+    run.__name__ = f"command_{module}_{function}"
     return run
 
 
@@ -313,13 +338,16 @@ def create_server() -> SafereqServer:
 
     for method, module, name, is_async, options in FEATURES:
         ls.feature(method, options)(_bind(method, module, name, is_async))
-    for name in _commands.COMMANDS:
-        ls.command(name)(_command(name))
+    for name, module, function, with_name in COMMANDS:
+        ls.command(name)(_command(name, module, function, with_name))
     return ls
 
 
 def serve(tcp: tuple[str, int] | None = None) -> None:
     """Run the server on stdio (default) or, for debugging, on a TCP port."""
+    from .errors import install_log_filter
+
+    install_log_filter()
     ls = create_server()
     if tcp is not None:
         ls.start_tcp(*tcp)

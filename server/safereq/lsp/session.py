@@ -14,7 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from ..checks.config import Config, ConfigError, load_config
+from ..config import CorporaSettings, EditorSettings, IndexSettings, LLMConfig, closest
+from ..config.model import problems
 from ..checks.engine import Checker
 from ..checks.findings import Finding, Severity
 from ..checks import io_findings, io_rule_infos
@@ -44,13 +48,14 @@ class UnknownDocument(LookupError):
 
 @dataclass
 class Settings:
-    """The client's ``safereq`` settings section, already split into what the core and the agent need."""
+    """The client's ``safereq`` settings section (validated by config.model.EditorSettings), split into what
+    the core and the agent need."""
 
     rules: dict[str, str] = field(default_factory=dict)
     io_rules: dict[str, str] = field(default_factory=dict)
-    llm: dict[str, Any] = field(default_factory=dict)
-    index: dict[str, Any] = field(default_factory=dict)
-    corpora: dict[str, Any] = field(default_factory=dict)
+    llm: LLMConfig = LLMConfig()
+    index: IndexSettings = IndexSettings()
+    corpora: CorporaSettings = CorporaSettings()
 
 
 class Session:
@@ -141,10 +146,18 @@ class Session:
                 self.setting_problems.append(f"safereq.rules: {exc.message}")
                 continue
             self.settings.rules[rule_id] = value
+        for key in raw:
+            if key not in EditorSettings.model_fields:
+                self.setting_problems.append(f"unknown setting 'safereq.{key}'{closest(key, EditorSettings.model_fields)}")
         for name in ("llm", "index", "corpora"):
-            value = raw.get(name)
-            if isinstance(value, dict):
-                setattr(self.settings, name, dict(value))
+            if name not in raw:
+                continue
+            try:  # one section at a time, so that a mistake in one leaves the others in force
+                section = EditorSettings.model_validate({name: raw[name]})
+            except ValidationError as exc:
+                self.setting_problems.extend(f"safereq.{name}: {p.message}" for p in problems(exc, EditorSettings))
+                continue
+            setattr(self.settings, name, getattr(section, name))
         self._apply()
 
     def _take_io_setting(self, rule_id: str, value: Any) -> None:

@@ -7,9 +7,21 @@ after the last character. This matches SARIF with ``columnKind: unicodeCodePoint
 
 from __future__ import annotations
 
+import json as _json  # as _json: the package has a submodule named json
+from typing import Any
+
 from ..model.ranges import Span
 
 FORMATS = ("text", "json", "sarif")
+# Up to this many findings the JSON and SARIF reports are indented for reading. Above, they are written
+# compactly: Python's indenting encoder is pure Python, about five times slower than the compact one, and
+# made writing a report of tens of thousands of findings cost as much as the check (benchmarks/external_ids.py).
+INDENTED_UP_TO = 2000
+
+
+def dumps(data: Any, findings: int) -> str:
+    """``data`` as JSON text, indented unless the report holds more than ``INDENTED_UP_TO`` findings."""
+    return _json.dumps(data, indent=2 if findings <= INDENTED_UP_TO else None, ensure_ascii=False) + "\n"
 
 
 def one_based(span: Span) -> tuple[int, int, int, int]:

@@ -8,13 +8,12 @@ add fields, never rename them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from ..checks.findings import Finding, Fix
 from ..model.ranges import Span
-from . import one_based
+from . import dumps, one_based
 
 
 def _position(span: Span) -> dict[str, int]:
@@ -41,4 +40,5 @@ def finding_dict(f: Finding) -> dict[str, Any]:
 
 
 def render(findings: Iterable[Finding]) -> str:
-    return json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False) + "\n"
+    records = [finding_dict(f) for f in findings]
+    return dumps(records, len(records))

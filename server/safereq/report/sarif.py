@@ -9,9 +9,9 @@ tests/cli/test_sarif.py validates the output against the official schema.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
@@ -20,7 +20,7 @@ from .. import __version__
 from ..checks.findings import Finding, Fix, Severity
 from ..checks.registry import RuleInfo
 from ..model.ranges import Span
-from . import one_based
+from . import dumps, one_based
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -32,6 +32,7 @@ def _region(span: Span) -> dict[str, int]:
     return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}
 
 
+@lru_cache(maxsize=4096)  # a report names each document for many findings; the path work is done once
 def _artifact(path: str, cwd: Path) -> dict[str, str]:
     pure = PurePosixPath(path)
     if not pure.is_absolute() and ".." not in pure.parts:
@@ -119,4 +120,4 @@ def render(
             "results": results,
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dumps(log, len(findings))

@@ -7,7 +7,7 @@
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // playwright-core comes from the extension's devDependencies (one lock file for the client and its tests).
@@ -60,6 +60,30 @@ function findTargets(root) {
     if (must && clause) return { file, rel: relative(root, file), must, clause };
   }
   throw new Error(`no Markdown file in ${root} has both a "must" requirement and a "Cites:" clause reference`);
+}
+
+/** The first Markdown file (by path) with two item headings: renaming the first ID to the second must be refused. */
+function findRenameTarget(root) {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.md')) files.push(p);
+    }
+  };
+  walk(root);
+  for (const file of files) {
+    const headings = [];
+    readFileSync(file, 'utf8').split(/\r?\n/).forEach((text, i) => {
+      const h = /^(#{1,6}\s+)([A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)*):\s*\S/.exec(text);
+      if (h) headings.push({ line: i + 1, col: h[1].length + 1, id: h[2], text });
+    });
+    const [first, second] = headings.filter((h, i, all) => all.findIndex((o) => o.id === h.id) === i);
+    if (first && second) return { file, rel: relative(root, file), first, second };
+  }
+  throw new Error(`no Markdown file in ${root} has two item headings`);
 }
 
 const results = [];
@@ -238,6 +262,47 @@ async function main() {
       return flat(await hover.first().innerText()).slice(0, 160);
     });
 
+    await check('renaming an ID onto an existing one is refused and leaves the text alone', ['server reports ready in the status bar'], async () => {
+      const r = findRenameTarget(WORKSPACE);
+      await dismissNotifications();
+      await openInExplorer(r.rel);
+      await goTo(r.first.line, r.first.col + 1);
+      await page.keyboard.press('F2');
+      const input = page.locator('.rename-box input, .rename-box .rename-input').first();
+      await input.waitFor({ state: 'visible', timeout: T });
+      await input.fill(r.second.id);
+      await input.press('Enter');
+      const refusal = page.locator('.notification-toast', { hasText: 'already defined' }).first();
+      await refusal.waitFor({ state: 'visible', timeout: T });
+      // The Markdown extension's heading rename must not have run either: the heading and the file are untouched.
+      const tab = page.locator('.tabs-container .tab', { hasText: basename(r.rel) }).first();
+      const heading = flat(r.first.text);
+      const lines = await viewLines();
+      if (!lines.includes(heading)) throw new Error(`heading changed: ${lines.find((l) => l.includes(r.second.id)) ?? '(not found)'}`);
+      if (/\bdirty\b/.test((await tab.getAttribute('class')) ?? '')) throw new Error('the document was edited');
+      const onDisk = readFileSync(r.file, 'utf8').split(/\r?\n/)[r.first.line - 1];
+      if (onDisk !== r.first.text) throw new Error(`file changed: ${onDisk}`);
+      const text = flat(await refusal.innerText()).slice(0, 140);
+      await dismissNotifications();
+      return `${r.first.id} → ${r.second.id}: "${text}"; "${heading}" unchanged`;
+    });
+
+    await check('Find All References lists the declaration once', ['server reports ready in the status bar'], async () => {
+      const r = findRenameTarget(WORKSPACE);
+      await openInExplorer(r.rel);
+      await goTo(r.first.line, r.first.col + 1);
+      await page.keyboard.press('Shift+F12'); // Peek References: the same providers as Find All References
+      const rows = page.locator('.peekview-widget .ref-tree .monaco-list-row');
+      await rows.first().waitFor({ state: 'visible', timeout: T });
+      // VS Code shows the peek once every provider has answered; count the rows that show the heading line.
+      const title = flat(r.first.text).replace(/^#+\s*/, '');
+      const texts = (await rows.allInnerTexts()).map(flat);
+      const declarations = texts.filter((t) => t.includes(title));
+      await page.keyboard.press('Escape');
+      if (declarations.length !== 1) throw new Error(`declaration listed ${declarations.length} times: ${texts.join(' | ').slice(0, 300)}`);
+      return `${texts.length} rows, the declaration once`;
+    });
+
     await check('rule severity setting applies live', ['Problems panel lists safereq diagnostics'], async () => {
       const mustRow = page.locator('.markers-panel .monaco-list-row', { hasText: /must/ }).filter({ hasText: 'safereq' });
       const rule = /safereq\W+([a-z0-9-]+\/[a-z0-9-]+)/.exec(flat(await mustRow.first().innerText()))?.[1];
@@ -315,6 +380,12 @@ async function main() {
         // For the README: wait until the server names a file ("x.pdf: page 3/106", "x.md (2/30)"), if it does.
         await toast.filter({ hasText: /page \d+\/\d+|\(\d+\/\d+\)/ }).first().waitFor({ timeout: 10000 }).catch(() => {});
         await shot('e2e-index.png');
+        // One of each: one notification with a Cancel button, one status bar item saying "indexing".
+        const cancels = await page.locator('.notification-toast .monaco-button', { hasText: 'Cancel' }).count();
+        const spinners = await page.locator('.statusbar-item', { hasText: /indexing/i }).count();
+        if (await cancel.isVisible() && (cancels !== 1 || spinners !== 1)) {
+          throw new Error(`${cancels} Cancel buttons and ${spinners} status bar items while indexing`);
+        }
         if (await cancel.isVisible()) {
           await cancel.click();
           how = 'cancelled';
@@ -324,18 +395,78 @@ async function main() {
       return `${how}: ${flat(await finished.innerText()).slice(0, 120)}`;
     });
 
+    await check('a server that exits at once is restarted with back-off, then stopped with one message', ['server reports ready in the status bar'], async () => {
+      await dismissNotifications();
+      const dir = join(WORKSPACE, '.vscode');
+      mkdirSync(dir, { recursive: true });
+      const script = join(dir, 'exits-at-once.sh');
+      writeFileSync(script, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+      const started = Date.now();
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ 'safereq.server.path': script }));
+      const gaveUp = page.locator('.notification-toast', { hasText: 'not restarted again' });
+      await gaveUp.first().waitFor({ state: 'visible', timeout: T });
+      const seconds = (Date.now() - started) / 1000;
+      // The delays add up to 15.5 s; without back-off the client gave up within a fraction of a second.
+      if (seconds < 15) throw new Error(`gave up after ${seconds.toFixed(1)} s: no back-off`);
+      const count = await gaveUp.count();
+      if (count !== 1) throw new Error(`${count} notifications`);
+      const text = flat(await gaveUp.first().innerText()).slice(0, 160);
+      await dismissNotifications();
+      return `gave up after ${seconds.toFixed(1)} s: ${text}`;
+    });
+
     await check('a missing server is reported with the install command', ['extension activates (status bar item)'], async () => {
       await dismissNotifications();
       // run.sh starts code-server with no safereq on PATH, so nothing else can stand in for the bad path.
       mkdirSync(join(WORKSPACE, '.vscode'), { recursive: true });
       writeFileSync(join(WORKSPACE, '.vscode', 'settings.json'), JSON.stringify({ 'safereq.server.path': '/nonexistent/safereq' }));
-      const toast = page.locator('.notification-toast', { hasText: 'language server was not found' }).first();
-      await toast.waitFor({ state: 'visible', timeout: T });
-      const text = flat(await toast.innerText());
+      // The notification closes itself later, so it is a progress notification; VS Code keeps one in the
+      // notification center rather than as a toast after toasts were hidden (Escape): look in both.
+      const shown = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: 'language server was not found' }).first();
+      await shown.waitFor({ state: 'visible', timeout: T / 4 }).catch(() => {});
+      if (!(await shown.isVisible())) await runCommand('Notifications: Show Notifications');
+      await shown.waitFor({ state: 'visible', timeout: T });
+      const text = flat(await shown.innerText());
       if (!/Install it with: pipx install safereq/.test(text)) throw new Error(`no install command in: ${text}`);
       const status = page.locator('.statusbar-item', { hasText: 'safereq: no server' }).first();
       await status.waitFor({ timeout: T });
       return text.slice(0, 160);
+    });
+
+    await check('the missing-server notification closes once the server is back', ['a missing server is reported with the install command'], async () => {
+      writeFileSync(join(WORKSPACE, '.vscode', 'settings.json'), '{}\n'); // back to the user setting: a working server
+      const ready = page.locator('.statusbar-item', { has: page.locator('.codicon-shield') }).filter({ hasText: 'safereq' });
+      await ready.first().waitFor({ timeout: T });
+      const shown = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: 'language server was not found' });
+      await shown.first().waitFor({ state: 'detached', timeout: T });
+      return `status bar: ${flat(await ready.first().innerText())}; the notification is gone`;
+    });
+
+    await check('the output channel has one time stamp a line and no noise', ['server reports ready in the status bar'], async () => {
+      const files = [];
+      const walk = (d) => {
+        for (const n of readdirSync(d)) {
+          const p = join(d, n);
+          if (statSync(p).isDirectory()) walk(p);
+          else if (/safereq\.log$/.test(p)) files.push(p);
+        }
+      };
+      if (LOGS) walk(LOGS);
+      if (!files.length) throw new Error('no safereq output channel log');
+      const lines = files.flatMap((f) => readFileSync(f, 'utf8').split('\n'));
+      const bad = [
+        ['two time stamps', /^\S+ \S+ \[\w+\] \[(Trace|Debug|Info|Warn|Error)\s*-/],
+        ['server time stamp', /^\S+ \S+ \[\w+\] \d{4}-\d\d-\d\d /],
+        ['stray boolean', /^\S+ \S+ \[\w+\] (true|false)$/],
+        ['empty entry', /^\S+ \S+ \[\w+\]\s*$/],
+        ['stream error', /Cannot call write after a stream was destroyed/],
+        ['traceback', /Traceback \(most recent call last\)|^\s+at \S+ \(/],
+      ];
+      for (const [what, re] of bad) {
+        const hit = lines.find((l) => re.test(l));
+        if (hit) throw new Error(`${what}: ${hit.slice(0, 200)}`);
+      }
+      return `${lines.length} lines checked`;
     });
   } finally {
     await browser.close();

@@ -95,6 +95,8 @@ class _Scanner:
     def scan(self, text: str) -> tuple[ModalVerb, ...]:
         positions = word_positions(text, self.filter.candidates(text) if self.filter else self.keys)
         masked = [m.span() for _, m in _matches(self.masks, text, positions)]
+        if "`" in text:  # a code span is a name or a display text ("`Driver must brake`"), never the statement's verb
+            masked += [m.span() for m in _CODE_SPAN.finditer(text)]
         found: list[ModalVerb] = []
         end = 0
         for start, m in _matches(self.words, text, positions):
@@ -137,6 +139,10 @@ class _Scanner:
             return [v for v in found if not ambiguous(v)]
         first = next(v for v in found if ambiguous(v))
         return [v for v in found if v is first or not ambiguous(v)]
+
+
+# An inline code span: a run of backticks, text, and a run of the same length (CommonMark).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 
 
 def _groups(words, language: str) -> dict[str, re.Pattern[str]]:

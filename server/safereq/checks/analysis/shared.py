@@ -2,11 +2,11 @@
 
 About thirty item rules (modal, wording, EARS) read every requirement statement, and a cold check of a large
 workspace has tens of thousands of items. So a statement is analysed once per item and check run, by the
-first that asks (the engine's item plan, plan.py), and every rule gets the record with one look-up. The
+first that asks (the engine's item dispatch, engine/dispatch.py), and every rule gets the record with one look-up. The
 record depends on the text alone (with the language and the configured words), so it is cached per text:
 repeated statements cost nothing more.
 
-The analysis also names the statement's *topics* (``Statement.topics``), the facts by which the item plan
+The analysis also names the statement's *topics* (``Statement.topics``), the facts by which the item dispatch
 tells which text rules can report on it at all: most statements give most rules nothing to say.
 """
 

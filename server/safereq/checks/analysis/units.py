@@ -36,6 +36,8 @@ class _Compiled:
         markers = "|".join(map(re.escape, sorted(lex.words("window-markers"), key=len, reverse=True)))
         self.window_re = re.compile(rf"\s*(?:{markers})") if markers else None
         self.not_units = frozenset(lex.words("not-units"))
+        self.dimensionless = frozenset(w.lower() for w in lex.words("dimensionless"))
+        self.links = frozenset(w.lower() for w in lex.words("quantity-links"))
         self.zh_units = tuple(sorted(lex.words("units"), key=len, reverse=True))
 
     def context(self, text: str, start: int) -> str | None:
@@ -52,6 +54,25 @@ class _Compiled:
             if phrase in self.context_set:
                 return " ".join(words[-k:]).lstrip("([\"'")
         return None
+
+
+    def dimensionless_before(self, text: str, start: int, context: str) -> bool:
+        """True when what is compared by ``context`` before the number at ``start`` is dimensionless: a
+        word of ``dimensionless`` right before the comparison, or before it and some quantity links."""
+        before = text[:start].rstrip()
+        if self.language == "zh":
+            head = before[:len(before) - len(context)].rstrip()
+            stripped = True
+            while stripped:
+                stripped = False
+                for link in self.links:
+                    if link and head.endswith(link):
+                        head, stripped = head[:-len(link)].rstrip(), True
+            return any(head.endswith(word) for word in self.dimensionless)
+        words = before[-120:].split()[:-len(context.split()) or None]
+        while words and words[-1].lower() in self.links:
+            words.pop()
+        return bool(words) and words[-1].lower().strip("\"'()[],;:") in self.dimensionless
 
 
 @lru_cache(maxsize=32)
@@ -80,7 +101,8 @@ def missing_units(lex: Lexicon, text: str) -> tuple[tuple[int, int, str], ...]:
             if not window or not _is_quantity(text, start, end, ""):
                 continue
             found.append((start, end, ""))
-        elif _is_quantity(text, start, end, context) and not has_unit:
+        elif _is_quantity(text, start, end, context) and not has_unit and \
+                not c.dimensionless_before(text, start, context):
             found.append((start, end, context))
     return tuple(found)
 

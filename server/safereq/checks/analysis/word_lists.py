@@ -17,20 +17,15 @@ from functools import lru_cache
 
 from ...data import load_rules_yaml
 from ..context import CheckContext
+from ..registry import scanned_lists, word_list_names
 from .statements import KeyFilter, any_subset, first_key, statement_words, term_words, word_positions
 
-# Lists a user may extend, by the names the rule documentation gives.
-LIST_NAMES = (
-    "vague-terms", "escape-clauses", "open-ended", "and-or", "placeholders", "superlatives", "comparatives",
-    "subjective", "negatives", "pronouns", "absolutes", "universal-quantifiers", "not-in", "quantity-contexts",
-)
-# Data lists read by rules that interpret them themselves (wording/missing-unit); also extensible.
-_OTHER_LISTS = ("not-units", "units", "window-markers")
+# Which lists are scanned and which a project may extend is derived from the rules' metadata (``lists`` and
+# ``raw-lists`` in rules/checks/*.yaml, see registry.scanned_lists): a list no rule reads is not scanned.
+# ``not-in`` is scanned for every rule: its phrases cover entries of the others.
+NOT_IN = "not-in"
 # Lists a Chinese statement also takes from the English data (Latin placeholders appear in Chinese text).
 _SHARED_WITH_ZH = ("placeholders", "placeholder-patterns")
-# Lists no rule looks for in a statement: units.py reads quantity contexts as the phrase before a number.
-# Leaving them out of the shared scan spares every statement a few dozen look-ups.
-_NOT_SCANNED = ("quantity-contexts",)
 
 
 def _is_latin(term: str) -> bool:
@@ -108,9 +103,7 @@ class Lexicon:
         self.literals: dict[str, list[tuple[str, str]]] = {}
         self.index: dict[str, list[_Group]] = {}
         scanned: list[str] = []
-        for name in LIST_NAMES:
-            if name in _NOT_SCANNED:
-                continue
+        for name in (*scanned_lists(), NOT_IN):
             by_key: dict[str, list[str]] = {}
             terms = {str(t).strip() for t in data.get(name, []) if t and str(t).strip()}
             scanned.extend(terms)
@@ -182,7 +175,7 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
             continue
         for m in regex.finditer(text):
             hits.setdefault(name, []).append(m.span())
-    covers = hits.pop("not-in", [])
+    covers = hits.pop(NOT_IN, [])
     out: dict[str, list[tuple[int, int]]] = {}
     for name, spans in hits.items():
         if len(spans) == 1 and not covers:
@@ -257,7 +250,7 @@ def lexicon(ctx: CheckContext, language: str) -> Lexicon:
     key = ("wording", "lexicon", language)
     lex = ctx.memo.get(key)
     if lex is None:
-        extras = tuple((name, tuple(words)) for name in (*LIST_NAMES, *_OTHER_LISTS)
+        extras = tuple((name, tuple(words)) for name in sorted(word_list_names())
                        if (words := ctx.config.extra_words(language, name)))
         lex = ctx.memo[key] = _lexicon(language, extras)
     return lex

@@ -30,7 +30,7 @@ from ..config import Config
 from ..context import CheckContext
 from ..findings import Edit, Finding, Fix, Related, Severity
 from ..registry import CheckFn, RuleInfo, checks, rule_infos
-from .dispatch import ItemPlan
+from .dispatch import ItemDispatch
 
 if TYPE_CHECKING:
     from ...impact.review_state import ReviewState
@@ -127,7 +127,7 @@ class Checker:
         item_fns = [(c.rule, c.fn, c.topics) for c in active if c.scope == "item"]
         item_fns += [(c.rule, c.item_fn, c.topics) for c in active if c.scope == "document" and c.item_fn is not None]
         self._item_fns: list[tuple[str, CheckFn]] = [(rule, fn) for rule, fn, _topics in item_fns]
-        self._item_plan = ItemPlan(item_fns)
+        self._dispatch = ItemDispatch(item_fns)
         self._document_fns = [(c.rule, c.fn) for c in active if c.scope == "document"]
         self._workspace_fns = [(c.rule, c.fn) for c in active if c.scope == "workspace"]
         self._linked_fns = [(c.rule, c.fn) for c in active if c.scope == "linked"]
@@ -221,11 +221,11 @@ class Checker:
         return item, self._check_item(ctx, item), item.line
 
     def _check_item(self, ctx: CheckContext, item: Item) -> list[Finding]:
-        """Every item-scope finding of one item: the functions that can report on it (plan.py) in one pass
+        """Every item-scope finding of one item: the functions that can report on it (engine/dispatch.py) in one pass
         (a cold check makes tens of thousands of these calls), and again all of them one by one, isolating
         the failure, if some rule (or the plan) raises."""
         try:
-            return [f for _rule, fn in self._item_plan(ctx, item) for f in fn(ctx, item)]
+            return [f for _rule, fn in self._dispatch(ctx, item) for f in fn(ctx, item)]
         except Exception:
             return [f for rule, fn in self._item_fns for f in self._run(rule, fn, ctx, item)]
 

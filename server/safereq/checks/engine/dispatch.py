@@ -27,8 +27,8 @@ from ..registry import CheckFn
 NO_STATEMENT = frozenset({"no-statement"})
 
 
-class ItemPlan:
-    """The item functions of one checker, and which of them to call for an item (``plan(ctx, item)``)."""
+class ItemDispatch:
+    """The item functions of one checker, and which of them to call for an item (``dispatch(ctx, item)``)."""
 
     def __init__(self, fns: Iterable[tuple[str, CheckFn, frozenset[str] | None]]) -> None:
         self._fns = list(fns)

@@ -84,7 +84,7 @@ def parse_and_check(
         if worker is not None:
             workers.append(worker)
     if scorer is not None:
-        _use_scorer(scorer, ws)
+        _use_scorer(scorer, ws, checker)
     checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
     for proc, receive in workers:
         result = _receive(receive)
@@ -159,13 +159,13 @@ def _score(conn: Connection) -> None:
         os._exit(70)
 
 
-def _use_scorer(scorer: tuple[Any, Connection], ws: Workspace) -> None:
+def _use_scorer(scorer: tuple[Any, Connection], ws: Workspace, checker: Checker) -> None:
     """Have the scorer narrow the candidates of the dangling links while the trace graph is built here."""
-    from ..families.trace import BATCH_TARGETS, prime_suggestions
+    from ..families.trace import BATCH_TARGETS, prime_suggestions, to_suggest
 
     proc, conn = scorer
     ids = ws.all_ids()
-    targets = sorted(ws.linked_ids().difference(ids))
+    targets = to_suggest(ws.linked_ids().difference(ids), ids, checker.config.external)
     try:
         if len(targets) < BATCH_TARGETS:  # the rule searches so few targets one by one
             conn.send(None)

@@ -12,7 +12,8 @@ links are found, and reported, per document, kept while the document and the set
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -68,6 +69,11 @@ _SUGGESTIONS: weakref.WeakKeyDictionary[Workspace, _Suggestions] = weakref.WeakK
 # (rapidfuzz cdist, whose batch scoring is several times faster per pair than a search per target, but
 # which costs a numpy import); below it each target is searched among all IDs.
 BATCH_TARGETS = 24
+# From this many distinct undefined IDs of one kind prefix that no defined ID has ("Verified by: XT-12" on
+# every requirement), the links are taken for items kept outside the workspace: their findings suggest
+# declaring ``external-ids`` instead of searching each for a spelling correction (which, for tens of
+# thousands of such links, cost more than the rest of the check).
+EXTERNAL_GROUP = 10
 _MATRIX_CELLS = 4_000_000  # scores per cdist call (16 MB of float32), so memory stays bounded
 
 
@@ -82,6 +88,21 @@ def _suggestions(ctx: CheckContext) -> _Suggestions:
             _SUGGESTIONS[ws] = cache
         ctx.memo["trace/suggestions"] = cache
     return cache
+
+
+def external_prefixes(targets: Iterable[str], ids: Iterable[str]) -> frozenset[str]:
+    """The kind prefixes of at least ``EXTERNAL_GROUP`` of the undefined ``targets`` that no defined ID has."""
+    counts = Counter(map(kind_prefix, targets))
+    groups = {prefix for prefix, n in counts.items() if n >= EXTERNAL_GROUP and prefix}
+    return frozenset(groups.difference(map(kind_prefix, ids))) if groups else frozenset()
+
+
+def to_suggest(targets: Iterable[str], ids: Iterable[str], external: Callable[[str], object]) -> list[str]:
+    """Of the undefined ``targets``, sorted, those that get spelling suggestions: not declared external
+    (``external``, the configuration's test) and not of an external prefix group."""
+    targets = [t for t in targets if not external(t)]
+    groups = external_prefixes(targets, ids)
+    return sorted(t for t in targets if kind_prefix(t) not in groups) if groups else sorted(targets)
 
 
 def _narrow(cache: _Suggestions, targets: list[str]) -> None:
@@ -149,25 +170,38 @@ def dangling_link(ctx: CheckContext) -> list[Finding]:
     cache = _suggestions(ctx)
     defined = cache.id_set  # the same as graph.defined_ids(); the cache stands for it
 
+    external = ctx.config.external  # IDs of items kept outside the workspace: their existence is not checked
+
     def dangling(path: str, links: dict[str, dict[str, tuple[LinkSite, ...]]]) -> list[LinkSite]:
         found = [site for by_target in links.values() for target in by_target.keys() - defined
-                 for site in by_target[target]]
+                 if not external(target) for site in by_target[target]]
         found.sort(key=lambda s: s.link.span)
         return found
 
-    # Per document, kept while the document and the defined IDs (and this rule's severity) stay the same.
-    sites = graph.per_document_links("trace/dangling-link", cache, dangling)
-    pending = sorted({s.link.target for s in sites if (s.link.target, s.key) not in cache.by_target}
-                     - cache.pools.keys())
+    # Per document, kept while the document, the defined IDs and the external patterns (and this rule's
+    # severity) stay the same.
+    sites = graph.per_document_links("trace/dangling-link", (cache, ctx.config.external_ids), dangling)
+    targets = {s.link.target for s in sites}
+    groups = external_prefixes(targets, defined)
+    pending = sorted({s.link.target for s in sites if (s.link.target, s.key) not in cache.by_target
+                      and kind_prefix(s.link.target) not in groups} - cache.pools.keys())
     if len(pending) >= BATCH_TARGETS:
         _narrow(cache, pending)
-    token = (cache, ctx.severities["trace/dangling-link"])
-    return graph.per_document_links("trace/dangling-link findings", token,
-                                    lambda path, links: [_dangling(ctx, site) for site in dangling(path, links)])
+    token = (cache, ctx.config.external_ids, groups, ctx.severities["trace/dangling-link"])
+    return graph.per_document_links(
+        "trace/dangling-link findings", token,
+        lambda path, links: [_dangling(ctx, site, groups) for site in dangling(path, links)])
 
 
-def _dangling(ctx: CheckContext, site: LinkSite) -> Finding:
+def _dangling(ctx: CheckContext, site: LinkSite, groups: frozenset[str]) -> Finding:
     target = site.link.target
+    prefix = kind_prefix(target)
+    if prefix in groups:
+        pattern = target[:len(prefix) + 1] + "*"
+        return ctx.finding(
+            "trace/dangling-link", site.path, site.link.span,
+            f"'{site.raw_key}' of {_holder(site)} names {excerpt(target)}, which is not defined in the workspace, "
+            f"nor is any {prefix} item: if {prefix} items live outside it, declare external-ids = [\"{pattern}\"]")
     exclude = site.source.id if site.source is not None else None
     options = _suggest(ctx, target, site.key, exclude)
     hint = f"; did you mean {' or '.join(options)}?" if options else ": define it or correct the link"

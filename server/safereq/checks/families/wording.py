@@ -18,7 +18,7 @@ from ...model.ranges import Span
 from ..analysis.shared import Statement, analysed
 from ..context import CheckContext
 from ..findings import Edit, Finding, Fix
-from ..registry import item_check
+from ..registry import item_check, rule_infos
 from ..analysis.statements import sentences, source_span
 from ..analysis.units import missing_units, quantity_context
 
@@ -27,7 +27,8 @@ Keep = Callable[[str, int, int, str], bool]
 
 def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None) -> Callable:
     """Register the rule that reports each entry of word list ``list_name`` in a statement; ``message`` has a
-    ``{word}`` field and ``keep`` (when given) decides per entry whether it counts.
+    ``{word}`` field and ``keep`` (when given) decides per entry whether it counts. Called for every rule
+    whose metadata gives a ``message`` (rules/checks/wording.yaml), at the end of this module.
 
     The check returns a list rather than a generator, and answers from the shared analysis with one look-up:
     most statements have no entry, and a cold check runs each of these rules for every item.
@@ -43,27 +44,6 @@ def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None
 
     check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
     return item_check(rule, topics={list_name})(check)
-
-
-vague_term = _list_rule(
-    "wording/vague-term", "vague-terms",
-    "'{word}' is vague: replace it with a measurable criterion (a value with a unit, a tolerance or a named condition)")
-escape_clause = _list_rule(
-    "wording/escape-clause", "escape-clauses",
-    "'{word}' lets the requirement off: state the condition under which it applies, or delete the clause")
-open_ended = _list_rule(
-    "wording/open-ended", "open-ended", "'{word}' leaves the requirement open-ended: name every case it covers")
-and_or = _list_rule(
-    "wording/and-or", "and-or",
-    "'{word}' leaves open whether both or either is required: write 'and', 'or', or 'A or B or both'")
-placeholder = _list_rule(
-    "wording/placeholder", "placeholders",
-    "'{word}' is a placeholder: the requirement is incomplete until it is replaced by the actual value or text")
-subjective = _list_rule(
-    "wording/subjective", "subjective",
-    "'{word}' depends on who judges it: state an objective criterion a test can check")
-superlative = _list_rule(
-    "wording/superlative", "superlatives", "'{word}' sets a target no test can confirm: state the required value")
 
 
 _THAN_VALUE = re.compile(r"\s+than\s+(?:or\s+equal\s+to\s+)?(?:[-+±]?\d|ASIL\b|QM\b|[A-Z][A-Z0-9]*[-_.]\d)",
@@ -82,28 +62,12 @@ def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> 
     return not _THE_BEFORE.search(text[max(0, start - 8):start])
 
 
-comparative = _list_rule(
-    "wording/comparative", "comparatives",
-    "'{word}' compares without a reference: state the value or what it is compared with (e.g. 'more than 1.5 Nm')",
-    _unreferenced_comparison)
-
-
-negative = _list_rule(
-    "wording/negative", "negatives",
-    "'{word}' is a double negative, which readers easily misread: state the requirement positively")
-
-
 _PERIOD = re.compile(r"\s*\d")
 
 
 def _not_a_period(text: str, start: int, end: int, language: str) -> bool:
     """False for "every 10 ms": a period, not a quantifier over a set."""
     return not _PERIOD.match(text, end)
-
-
-universal_quantifier = _list_rule(
-    "wording/universal-quantifier", "universal-quantifiers",
-    "'{word}' quantifies over a set that is not named: write 'each' and name the set", _not_a_period)
 
 
 @item_check("wording/absolute", topics={"absolutes"})
@@ -200,3 +164,14 @@ def _missing_units(ctx: CheckContext, item: Item, text: str,
         after = f" after '{context}'" if context else ""
         yield ctx.finding("wording/missing-unit", item.path, source_span(item.statement, start, end),
                           f"The number {number}{after} has no unit: write it with its unit (e.g. '{number} ms')")
+
+
+# Word-list rules whose entries do not all count: the filter decides per entry (the rest report every entry).
+_KEEP: dict[str, Keep] = {
+    "wording/comparative": _unreferenced_comparison,
+    "wording/universal-quantifier": _not_a_period,
+}
+
+for _info in rule_infos().values():
+    if _info.family == "wording" and _info.message is not None:
+        _list_rule(_info.id, _info.lists[0], _info.message, _KEEP.get(_info.id))

@@ -1,4 +1,4 @@
-"""The item plan (checks/engine/dispatch.py) and the scanners' key filters skip only what cannot report.
+"""The item dispatch (checks/engine/dispatch.py) and the scanners' key filters skip only what cannot report.
 
 Both are speed-ups that must never change a finding: a rule the plan leaves out for an item would have
 found nothing there, and a word-list entry or modal verb a key filter passes over could not have matched.
@@ -42,7 +42,7 @@ def test_the_plan_leaves_out_only_rules_without_findings(root):
     skipped = 0
     for doc in ws.documents.values():
         for item in doc.items:
-            chosen = {rule for rule, _fn in checker._item_plan(ctx, item)}
+            chosen = {rule for rule, _fn in checker._dispatch(ctx, item)}
             for rule, fn in checker._item_fns:
                 if rule not in chosen:
                     skipped += 1

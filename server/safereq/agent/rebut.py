@@ -1,0 +1,44 @@
+"""Rebuttals (defeaters) composed offline: ways this item could fail to hold, named in its own terms.
+
+The plan's rebuttal patterns were chosen by the item's domain and nature (no SOTIF triggering condition for
+a mutex, no driver for a key-value store); each names the item by its ID and title, its element, and an
+example condition that fits the item (an example's own cues must occur in it: no construction zone for a
+torque limiter, no deadlock for a steering rack). Each rebuttal cites a clause about its category's topic
+(:mod:`.citing`); one without such a clause is not presented.
+"""
+
+from __future__ import annotations
+
+from .citing import about
+from .context import WorkspaceView
+from .domain import domain_of
+from .loop import LoopState
+from .patterns import examples_for, slots, text_for, try_fill
+from .plan import Plan, hint
+from .reading import read_statement
+from .suggestions import Rebuttal
+
+
+def rebut_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
+    ctx = view.item
+    assert ctx is not None
+    domain = domain_of(ctx, read_statement(ctx.statement, ctx.language))
+    values = slots(ctx, domain, view.items)
+    out, notes = [], []
+    for p in plan.patterns:
+        examples = examples_for(p, ctx, values, domain)
+        template = text_for(p, p.templates, ctx)
+        if not examples or not template:
+            notes.append(f"{p.category}: no example condition fits {ctx.id}; not suggested")
+            continue
+        condition, topic = examples[0]
+        statement = try_fill(template, {**values, "condition": condition})
+        if statement is None:
+            continue
+        cites = about(state, topic, f"{p.query} {statement}", {h[0] for h in map(hint, p.clauses) if h})
+        if not cites:
+            notes.append(f"{p.category}: no clause in the index is about {', '.join(topic[:3])}; not suggested")
+            continue
+        out.append(Rebuttal(p.category, statement, ctx.id, cites, p.id,
+                            try_fill(text_for(p, p.mitigation, ctx), values) or ""))
+    return out, notes

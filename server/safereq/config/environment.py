@@ -1,0 +1,68 @@
+"""The ``SAFEREQ_*`` environment variables, read in one place.
+
+The environment is the lowest layer of settings (arguments and files come first); it is also the only place
+an API key is read from. Debugging switches (``SAFEREQ_DEBUG``, ``SAFEREQ_LSP_DEBOUNCE_MS``,
+``SAFEREQ_AGENT_LOG``) are read where they act.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_TRUE = {"1", "true", "yes"}
+
+
+class Environment(BaseModel):
+    """Every setting safereq reads from the environment, typed; empty or malformed numbers count as unset."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: str = Field("", alias="SAFEREQ_INDEX")
+    corpora: str = Field("", alias="SAFEREQ_CORPORA")
+    embedder: str = Field("", alias="SAFEREQ_EMBEDDER")
+    embed_url: str = Field("", alias="SAFEREQ_EMBED_URL")
+    embed_model: str = Field("", alias="SAFEREQ_EMBED_MODEL")
+    embed_api_key: str = Field("", alias="SAFEREQ_EMBED_API_KEY")
+    embed_dim: str = Field("", alias="SAFEREQ_EMBED_DIM")
+    embed_allow_remote: str = Field("", alias="SAFEREQ_EMBED_ALLOW_REMOTE")
+    embed_threads: str = Field("", alias="SAFEREQ_EMBED_THREADS")
+    llm_base_url: str = Field("", alias="SAFEREQ_LLM_BASE_URL")
+    llm_model: str = Field("", alias="SAFEREQ_LLM_MODEL")
+    llm_api_key: str = Field("", alias="SAFEREQ_LLM_API_KEY")
+    llm_timeout: str = Field("", alias="SAFEREQ_LLM_TIMEOUT")
+    openai_api_key: str = Field("", alias="OPENAI_API_KEY")
+
+    @classmethod
+    def read(cls, env: Mapping[str, str] | None = None) -> Environment:
+        env = os.environ if env is None else env
+        names = {f.alias for f in cls.model_fields.values()}
+        return cls.model_validate({k: v for k, v in env.items() if k in names})
+
+    # -- typed views ---------------------------------------------------------------------------------------
+    @property
+    def embed_dimension(self) -> int:
+        return int(self.embed_dim) if self.embed_dim.strip().isdigit() else 0
+
+    @property
+    def embed_thread_count(self) -> int | None:
+        return int(self.embed_threads) if self.embed_threads.strip().isdigit() else None
+
+    @property
+    def embed_remote_allowed(self) -> bool:
+        return self.embed_allow_remote.strip().lower() in _TRUE
+
+    @property
+    def llm_key(self) -> str:
+        """The LLM API key: ``SAFEREQ_LLM_API_KEY``, else ``OPENAI_API_KEY``."""
+        return self.llm_api_key or self.openai_api_key
+
+    @property
+    def llm_timeout_seconds(self) -> float | None:
+        try:
+            value = float(self.llm_timeout)
+        except ValueError:
+            return None
+        return value if value > 0 else None

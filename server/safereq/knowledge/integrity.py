@@ -1,0 +1,235 @@
+"""Is an index folder usable? If not: what is wrong, what the user can do, and the way back to a good state.
+
+An index is a cache of the corpora, so damage never costs the user's own text, but it must never end in a
+traceback or, worse, in silently empty search results (a truncated data file makes LanceDB's full-text
+search return nothing rather than fail). :func:`inspect` therefore reads every row of the latest version
+and probes the full-text index with a word the table holds.
+
+Ways back, in the order ``safereq index`` tries them:
+
+* the full-text index alone is damaged: it is built again (the rows are intact);
+* the latest version is damaged but an older one LanceDB still keeps reads completely: the manifests of the
+  newer versions are moved to ``<index>/damaged/<time>/`` (kept for a post-mortem, never read again), which
+  makes the good version the latest; the run then re-indexes whatever changed since;
+* nothing readable is left: the user is told to run ``safereq index --rebuild``, which removes the table
+  folder (``chunks.lance``, ours alone) and builds it from scratch.
+
+Problems that are not damage (the index path is a regular file, the folder cannot be written) are reported
+with what to do and never "repaired": safereq does not delete or chmod what it did not create.
+
+Imports LanceDB (through :mod:`.store`): load this module only when an index is opened or written.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from .store import META_MODEL, TABLE, StoreError
+
+TABLE_DIR = TABLE + ".lance"
+QUARANTINE = "damaged"
+_U64_MAX = 2**64 - 1
+
+REPAIR_HINT = "run 'safereq index' to go back to its last good version, or 'safereq index --rebuild' to build it again"
+REBUILD_HINT = "run 'safereq index --rebuild' to build it again"
+
+
+class IndexDamaged(StoreError):
+    """The index exists but cannot be read as it is; the message says what is wrong and what to do."""
+
+
+class IndexUnusable(StoreError):
+    """The index path cannot be used at all (a regular file, a folder that cannot be written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """``state``: missing | ok | damaged | search-index (rows intact, full-text index damaged)."""
+
+    state: str
+    problem: str = ""
+    version: int | None = None
+    rows: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """The result of going back to an older version: which one, its rows, and where the newer manifests went."""
+
+    version: int
+    rows: int
+    quarantine: Path
+
+    def describe(self, problem: str) -> str:
+        return (f"the index was damaged ({problem}); went back to its last good version {self.version} "
+                f"({self.rows} chunks); the damaged versions were moved to {self.quarantine}")
+
+
+def short(exc: BaseException) -> str:
+    """LanceDB's message without its wrapper and Rust source location ("…, /root/.cargo/…/utils.rs:172:20")."""
+    text = str(exc).strip() or type(exc).__name__
+    text = re.sub(r",?\s*/\S+\.rs:\d+(:\d+)?", "", text)
+    text = re.sub(r"^(lance error: )?(External error: )?(LanceError\(\w+\): )?", "", text)
+    text = text.replace("Generic LocalFileSystem error: ", "").replace("Generic memory error: ", "")
+    return text.splitlines()[0].strip() if text else type(exc).__name__
+
+
+def path_problem(index_dir: Path) -> str | None:
+    """Why ``index_dir`` cannot hold an index at all (a file is in the way), or None."""
+    for p in (index_dir, *index_dir.parents):
+        if p.exists() and not p.is_dir():
+            return (f"{p} is a regular file, not a folder: move it away, or choose another folder with --index-dir "
+                    "(or safereq.index.path in the editor)")
+    return None
+
+
+def check_path(index_dir: Path) -> None:
+    problem = path_problem(index_dir)
+    if problem:
+        raise IndexUnusable(f"cannot use the index at {index_dir}: {problem}")
+
+
+def check_writable(index_dir: Path) -> None:
+    """Write and remove a probe file, in the index folder and its table folder (a real test, also for root)."""
+    for folder in (index_dir, index_dir / TABLE_DIR):
+        if not folder.is_dir():
+            continue
+        probe = folder / f".safereq-write-probe-{uuid.uuid4().hex}"
+        try:
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise IndexUnusable(
+                f"cannot write to the index at {index_dir} ({exc.strerror or exc}): make the folder writable, or "
+                "choose another one with --index-dir; searching the index as it is still works") from None
+
+
+def versions(table_dir: Path) -> list[int]:
+    """The versions whose manifests are in ``_versions``, newest first (both of Lance's naming schemes)."""
+    found = []
+    for m in (table_dir / "_versions").glob("*.manifest"):
+        try:
+            n = int(m.stem)
+        except ValueError:
+            continue
+        found.append(_U64_MAX - n if n > 2**63 else n)
+    return sorted(set(found), reverse=True)
+
+
+def _manifest(table_dir: Path, version: int) -> Path | None:
+    for name in (f"{_U64_MAX - version}.manifest", f"{version}.manifest"):
+        if (table_dir / "_versions" / name).is_file():
+            return table_dir / "_versions" / name
+    return None
+
+
+def read_version(table_dir: Path, version: int | None = None) -> int:
+    """Read every row and column of ``version`` (default: the latest); its row count. Raises on damage."""
+    import lance
+
+    ds = lance.dataset(str(table_dir), version=version)
+    if META_MODEL not in (ds.schema.metadata or {}):
+        raise ValueError("the table has no safereq schema")
+    rows = 0
+    for batch in ds.to_batches(batch_size=2048):
+        rows += batch.num_rows
+    if rows != ds.count_rows():
+        raise ValueError(f"{ds.count_rows()} rows recorded but {rows} readable")
+    return rows
+
+
+def _probe_word(table) -> str | None:
+    """A word from the first chunk's search text: a search for it must find at least that chunk."""
+    rows = table.search().select(["search_text"]).limit(1).to_list()
+    for word in re.findall(r"[^\W\d_]{4,}", rows[0]["search_text"] if rows else ""):
+        return word.lower()
+    return None
+
+
+def search_index_problem(index_dir: Path) -> str | None:
+    """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for a word it holds)."""
+    from .store import Store
+
+    table = Store(index_dir).table
+    if table.count_rows() == 0:
+        return None
+    if not any(getattr(ix, "columns", None) == ["search_text"] for ix in table.list_indices()):
+        return "its full-text index is missing"
+    word = _probe_word(table)
+    if word is None:
+        return None
+    try:
+        hits = table.search(word, query_type="fts", fts_columns="search_text").limit(1).to_list()
+    except Exception as exc:  # noqa: BLE001 - any failure of the index is the finding
+        return f"its full-text index cannot be read ({short(exc)})"
+    return None if hits else "its full-text index finds nothing for words the index holds"
+
+
+def inspect(index_dir: Path) -> Health:
+    """The health of the index at ``index_dir`` (reads it all: call once per open or run, not per query)."""
+    index_dir = Path(index_dir)
+    check_path(index_dir)
+    table_dir = index_dir / TABLE_DIR
+    if not table_dir.exists():
+        return Health("missing")
+    if not table_dir.is_dir():
+        return Health("damaged", f"{TABLE_DIR} is a file, not the table's folder")
+    if not (table_dir / "_versions").is_dir():
+        return Health("damaged", "its version history (_versions) is missing")
+    known = versions(table_dir)
+    if not known:
+        return Health("damaged", "its version history (_versions) holds no version")
+    try:
+        rows = read_version(table_dir)
+    except Exception as exc:  # noqa: BLE001 - LanceDB raises assorted types for damaged files
+        return Health("damaged", f"version {known[0]} cannot be read: {short(exc)}", known[0])
+    try:
+        problem = search_index_problem(index_dir)
+    except Exception as exc:  # noqa: BLE001
+        problem = f"the table cannot be opened ({short(exc)})"
+    if problem:
+        return Health("search-index", problem, known[0], rows)
+    return Health("ok", "", known[0], rows)
+
+
+def damaged_message(index_dir: Path, health: Health) -> str:
+    hint = REPAIR_HINT if health.state == "damaged" else "run 'safereq index' to build its full-text index again"
+    return f"the index at {index_dir} is damaged: {health.problem}; {hint}"
+
+
+def fall_back(index_dir: Path, problem: str) -> Fallback:
+    """Make the newest fully readable older version the latest (see module docstring); IndexDamaged if none."""
+    table_dir = Path(index_dir) / TABLE_DIR
+    known = versions(table_dir) if table_dir.is_dir() else []
+    for version in known[1:]:
+        try:
+            rows = read_version(table_dir, version)
+        except Exception:  # noqa: BLE001 - try the next older one
+            continue
+        quarantine = Path(index_dir) / QUARANTINE / time.strftime("%Y%m%d-%H%M%S")
+        quarantine.mkdir(parents=True, exist_ok=True)
+        for newer in (v for v in known if v > version):
+            manifest = _manifest(table_dir, newer)
+            if manifest is not None:
+                shutil.move(str(manifest), str(quarantine / manifest.name))
+        hint = table_dir / "_versions" / "latest_version_hint.json"
+        if hint.exists():
+            shutil.move(str(hint), str(quarantine / hint.name))
+        return Fallback(version, rows, quarantine)
+    raise IndexDamaged(f"the index at {index_dir} is damaged ({problem}) and no older version of it can be read; "
+                       f"{REBUILD_HINT}")
+
+
+def remove_table(index_dir: Path) -> None:
+    """For ``--rebuild``: remove the table folder (and earlier quarantined manifests), nothing else."""
+    for name in (TABLE_DIR, QUARANTINE):
+        target = Path(index_dir) / name
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
