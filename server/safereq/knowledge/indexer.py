@@ -299,11 +299,11 @@ class Indexer:
         if cached:
             self._write_vectors(by_hash, cached)
         todo = [h for h in by_hash if h not in cached]
-        bulk, close = bulk_passage_embedder(self.embedder)
+        bulk, close, per_commit = bulk_passage_embedder(self.embedder)
         try:
-            for i in range(0, len(todo), VECTOR_BATCH):
+            for i in range(0, len(todo), per_commit):
                 self._emit("vectors", i, len(todo), f"{i}/{len(todo)} chunks")
-                batch = todo[i:i + VECTOR_BATCH]
+                batch = todo[i:i + per_commit]
                 vectors = bulk([texts[h] for h in batch])
                 self._write_vectors(by_hash, dict(zip(batch, vectors, strict=True)))
                 report.embedded += len(batch)
@@ -321,12 +321,14 @@ class Indexer:
 VECTOR_BATCH = 32  # chunks per commit of vectors: what a stop loses at most, and how often progress moves
 
 
-def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], list[list[float]]], Callable[[], None]]:
+def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], list[list[float]]],
+                                                       Callable[[], None], int]:
     """How to embed many passages with ``embedder``: the bundled model over worker processes, else itself.
 
-    Returns (embed, close). The OpenAI-compatible embedder batches and runs its requests concurrently itself.
+    Returns (embed, close, chunks per commit). The OpenAI-compatible embedder batches and runs its requests
+    concurrently itself; it gets enough chunks per commit to keep all of its requests in flight.
     """
-    from .embeddings import E5Embedder
+    from .embeddings import E5Embedder, OpenAIEmbedder
 
     if isinstance(embedder, E5Embedder):
         from .embed_pool import E5ProcessPool, default_processes
@@ -334,8 +336,10 @@ def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], lis
         processes = default_processes()
         if processes > 1:
             pool = E5ProcessPool(processes)
-            return pool.embed_passages, pool.close
-    return embedder.embed_passages, lambda: None
+            return pool.embed_passages, pool.close, VECTOR_BATCH
+    if isinstance(embedder, OpenAIEmbedder):
+        return embedder.embed_passages, lambda: None, max(VECTOR_BATCH, embedder.in_flight_chunks)
+    return embedder.embed_passages, lambda: None, VECTOR_BATCH
 
 
 def chunk_job(job: Job, data: bytes, on_page: Callable[[int, int], None] | None = None) -> tuple[list[Chunk], int]:
@@ -363,6 +367,7 @@ def _read_bytes(path: Path) -> bytes:
 
 def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document: str | None = None,
                 progress: ProgressCallback | None = None, force: bool = False, rebuild: bool = False,
+                vectors: bool = True,
                 embedder: Embedder | None | str = "auto") -> IndexReport:
     """Index ``paths`` (files or folders), or the shipped corpora when ``paths`` is empty; ``rebuild`` starts
     from an empty table (the cure for an index damaged beyond its last good version)."""
@@ -375,6 +380,6 @@ def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document
     if not jobs and not problems:
         raise IndexError_("nothing to index: no Markdown, text or PDF files found")
     indexer = Indexer(config, progress, embedder)
-    report = indexer.run(jobs, prune_prefixes=prune, force=force, rebuild=rebuild)
+    report = indexer.run(jobs, prune_prefixes=prune, force=force, rebuild=rebuild, vectors=vectors)
     report.failed[:0] = problems
     return report
