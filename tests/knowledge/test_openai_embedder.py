@@ -95,26 +95,25 @@ class _BusyHandler(BaseHTTPRequestHandler):
             cls.peak = max(cls.peak, cls.in_flight)
             first_try = body["input"][0] not in cls.seen
             cls.seen.add(body["input"][0])
-        try:
-            if first_try:
-                try:
-                    cls.wave.wait(timeout=10)  # only passes if `parties` requests are in flight at once
-                except threading.BrokenBarrierError:
-                    pass
-                self.send_response(503)
-                self.send_header("Retry-After", "0")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            data = [{"index": i, "embedding": [float(t.split()[-1]), 1.0]} for i, t in enumerate(body["input"])]
-            payload = json.dumps({"data": data}).encode()
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(payload)))
+        if first_try:
+            try:
+                cls.wave.wait(timeout=10)  # only passes if `parties` requests are in flight at once
+            except threading.BrokenBarrierError:
+                pass
+        with cls.lock:  # before answering: the client sends its next request only after the answer
+            cls.in_flight -= 1
+        if first_try:
+            self.send_response(503)
+            self.send_header("Retry-After", "0")
+            self.send_header("Content-Length", "0")
             self.end_headers()
-            self.wfile.write(payload)
-        finally:
-            with cls.lock:
-                cls.in_flight -= 1
+            return
+        data = [{"index": i, "embedding": [float(t.split()[-1]), 1.0]} for i, t in enumerate(body["input"])]
+        payload = json.dumps({"data": data}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
 
     def log_message(self, *args):
         pass

@@ -245,7 +245,7 @@ def summarise(index_dir: Path, report: IndexReport) -> dict[str, Any]:
 class _ProgressSink:
     """Turns the indexer's events (worker thread) into percentage + message.
 
-    Events come per file, per PDF page and per embedding batch, each a unit of real work, so they are passed
+    Events come per file, per PDF page and per committed batch of vectors, each a unit of real work, so they are passed
     on as they come (no time-based throttling, which would make the messages depend on the machine's speed).
     Files count by size (one PDF of the shipped corpora is most of the work, among 30 files); the
     percentage never goes back; the files take 95 %, building the search index the rest.
@@ -275,8 +275,6 @@ class _ProgressSink:
             within, message = 0.0, f"{event.message} ({event.done + 1}/{event.total})"
         elif phase == "page":
             within, message = event.fraction, f"{event.message}: page {event.done + 1}/{event.total}"
-        elif phase == "embed":
-            within, message = event.fraction, f"embedding {event.message}"
         elif phase == "finish":
             self._percentage = max(self._percentage, _FILES_SHARE + 1)
             self._report(self._percentage, event.message or "building the search index")
