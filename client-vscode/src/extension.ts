@@ -1,7 +1,7 @@
 /** Entry point: wires the controller, status bar, log and commands together; no logic of its own. */
 import * as vscode from 'vscode';
 import { clearApiKey, setApiKey } from './commands/apiKey';
-import { Suggestions, runSuggestion, showTrace } from './commands/itemCommands';
+import { Suggestions, decideSuggestion, runSuggestion, showTrace } from './commands/itemCommands';
 import { indexKnowledgeBase } from './commands/knowledgeBase';
 import { ServerController, UserError } from './controller';
 import { ClientCommand, ServerCommand } from './protocol';
@@ -32,15 +32,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   // The server's own commands, when a code action or lens runs them, get the same progress, result message and
   // trace preview as the palette commands.
-  const serverCommands: Record<string, (uri: unknown, id: unknown) => Promise<void>> = {
-    [ServerCommand.deriveRequirements]: (u, i) => runSuggestion(ctl, Suggestions.derive, u, i),
-    [ServerCommand.suggestTraceLinks]: (u, i) => runSuggestion(ctl, Suggestions.traceLinks, u, i),
-    [ServerCommand.suggestRebuttals]: (u, i) => runSuggestion(ctl, Suggestions.rebuttals, u, i),
-    [ServerCommand.showTrace]: (u, i) => showTrace(ctl, traces, u, i),
+  // Accept / Reject on a review block's code lenses show what the server did.
+  const serverCommands: Record<string, (args: unknown[]) => Promise<void>> = {
+    [ServerCommand.deriveRequirements]: (a) => runSuggestion(ctl, Suggestions.derive, a[0], a[1]),
+    [ServerCommand.suggestTraceLinks]: (a) => runSuggestion(ctl, Suggestions.traceLinks, a[0], a[1]),
+    [ServerCommand.suggestRebuttals]: (a) => runSuggestion(ctl, Suggestions.rebuttals, a[0], a[1]),
+    [ServerCommand.showTrace]: (a) => showTrace(ctl, traces, a[0], a[1]),
+    [ServerCommand.reviewAccept]: (a) => decideSuggestion(ctl, ServerCommand.reviewAccept, a),
+    [ServerCommand.reviewReject]: (a) => decideSuggestion(ctl, ServerCommand.reviewReject, a),
   };
   ctl.commandInterceptor = (id, args) => {
     const run = serverCommands[id];
-    return run ? guarded(id, () => run(args[0], args[1])) : undefined;
+    return run ? guarded(id, () => run(args)) : undefined;
   };
 
   context.subscriptions.push(

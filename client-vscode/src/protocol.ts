@@ -21,6 +21,8 @@ export const ServerCommand = {
   suggestTraceLinks: 'safereq.suggestTraceLinks',
   suggestRebuttals: 'safereq.suggestRebuttals',
   showTrace: 'safereq.showTrace',
+  reviewAccept: 'safereq.review.accept',
+  reviewReject: 'safereq.review.reject',
 } as const;
 export type ServerCommandId = (typeof ServerCommand)[keyof typeof ServerCommand];
 
@@ -53,10 +55,23 @@ export interface StatusParams {
   indexProblem?: string | null;
 }
 
-/** What derive / suggest-links / suggest-rebuttals return after the server has applied its edit. */
+/**
+ * What derive / suggest-links / suggest-rebuttals return after the server has proposed its suggestions as a
+ * review block: `count` suggestions proposed in the document, and the server's own sentence saying so.
+ */
 export interface SuggestionSummary {
   mode: string;
   count: number;
+  message: string;
+}
+
+/** What safereq.review.accept / reject return (from the code lenses on a review block). */
+export interface ReviewResult {
+  applied: boolean;
+  accepted: number;
+  rejected: number;
+  left: number;
+  message: string;
 }
 
 /** What showTrace returns. */
@@ -82,7 +97,29 @@ export function parseSummary(raw: unknown): SuggestionSummary | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
   if (typeof r.count !== 'number' || !Number.isFinite(r.count)) return undefined;
-  return { mode: typeof r.mode === 'string' ? r.mode : '', count: r.count };
+  return { mode: typeof r.mode === 'string' ? r.mode : '', count: r.count, message: text(r.message) };
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 500) : '');
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+export function parseReviewResult(raw: unknown): ReviewResult | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.applied !== 'boolean' || typeof r.message !== 'string') return undefined;
+  return { applied: r.applied, accepted: count(r.accepted), rejected: count(r.rejected), left: count(r.left), message: text(r.message) };
+}
+
+/**
+ * The sentence shown after a suggestion command: the server's, which says what really happened (proposed
+ * for review, nothing to suggest, document changed meanwhile); a plain count when an older server sent none.
+ */
+export function suggestionMessage(summary: SuggestionSummary, itemId: string, noun: [string, string]): string {
+  if (summary.message) return `safereq: ${summary.message}`;
+  const mode = summary.mode ? ` (${summary.mode})` : '';
+  if (summary.count === 0) return `safereq: ${itemId}: no ${noun[1]} to propose${mode}.`;
+  const what = summary.count === 1 ? noun[0] : noun[1];
+  return `safereq: ${itemId}: ${summary.count} ${what} proposed for review${mode}.`;
 }
 
 export function parseTrace(raw: unknown): TraceResult | undefined {

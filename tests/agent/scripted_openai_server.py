@@ -2,8 +2,8 @@
 
 A stdlib ``ThreadingHTTPServer`` on 127.0.0.1, port 0, serving ``POST /v1/chat/completions`` (non-streaming)
 and ``GET /v1/models``, so tests exercise the real ``openai`` client over HTTP. The ``script`` callable gets
-each request's JSON and returns a :class:`Reply`: content, an HTTP error status (429, 500 ...), a body that is
-not JSON, or ``hang`` (the handler blocks until the server is closed or :meth:`release` is called, which makes
+each request's JSON and returns a :class:`Reply`: content (with a ``finish_reason``, "length" for a reply cut
+off by ``max_tokens``), an HTTP error status (429, 500 ...), a body that is not JSON, or ``hang`` (the handler blocks until the server is closed or :meth:`release` is called, which makes
 the client time out or lets a test cancel an in-flight call). Every request is recorded.
 """
 
@@ -24,6 +24,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     raw_body: str | None = None
     hang: bool = False
+    finish_reason: str = "stop"
 
 
 def schema_name(request: dict[str, Any]) -> str:
@@ -80,7 +81,7 @@ class ScriptedOpenAIServer:
                 self._send(200, json.dumps({
                     "id": f"chatcmpl-{len(outer.requests)}", "object": "chat.completion", "created": 0,
                     "model": request.get("model", "scripted"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0, "finish_reason": reply.finish_reason,
                                  "message": {"role": "assistant", "content": reply.content}}],
                     "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
                 }))

@@ -87,9 +87,9 @@ def test_derive_in_llm_mode_validates_ids_modals_asils_and_citations(source, vie
     assert [r.id for r in result.suggestions] == ["TSR-2"]  # TSR-1 exists; the two-modal draft was dropped
     req = result.suggestions[0]
     assert req.derived_from == ["FSR-1"] and req.asil == "D"
-    assert [c.verified for c in req.citations] == [True, False]
+    assert [c.verified for c in req.citations] == [True]  # the fabricated quote is left out, not shown
     assert any("one binding modal" in n for n in result.notes)
-    assert any("could not be verified" in n for n in result.notes)
+    assert any("could not be verified" in n and "left out" in n for n in result.notes)
     assert result.tokens["calls"] == len(server.requests) and result.tokens["prompt_tokens"] == 11 * len(server.requests)
     names = server.names()
     assert names[0] == "plan_retrieval" and names[-1] == "derive_requirements"
@@ -129,7 +129,12 @@ def test_persistently_malformed_output_falls_back_to_the_patterns(source, view_o
     with ScriptedOpenAIServer(scripted({"derive_requirements": junk})) as server:
         result = Assistant(source, settings(server)).run(AgentRequest("derive", view_of("FSR-1")))
     assert result.mode == "offline" and result.suggestions
-    assert any("composed offline" in n for n in result.notes)
+    assert "did not match the schema" in result.fallback and "whole task ran offline" in result.fallback
+    assert any(n.startswith("fallback:") for n in result.notes)
+    # the offline rerun starts from the offline plan: the model's reference ("part 9 clause 7") is not in it
+    offline = [t for t in result.trace if not t.startswith("model attempt:")]
+    assert not any("part 9 clause 7" in t for t in offline)
+    assert any(t.startswith("model attempt: resolved 'part 9 clause 7'") for t in result.trace)
 
 
 def test_http_429_is_retried_with_backoff(source, view_of):
@@ -141,20 +146,20 @@ def test_http_429_is_retried_with_backoff(source, view_of):
     assert not any(n.startswith("planning") for n in result.notes)
 
 
-def test_http_500_beyond_the_retry_budget_falls_back_to_the_offline_policy_for_that_step(source, view_of):
+def test_http_500_beyond_the_retry_budget_makes_the_whole_task_fall_back(source, view_of):
     errors = [Reply(status=500)] * 4
     with ScriptedOpenAIServer(scripted({"plan_retrieval": errors})) as server:
         result = Assistant(source, settings(server, max_retries=3)).run(AgentRequest("derive", view_of("FSR-1")))
-    assert server.names()[:4] == ["plan_retrieval"] * 4
-    assert any(n.startswith("planning: endpoint failed (plan_retrieval: HTTP 500") for n in result.notes)
-    assert result.mode == "llm"  # only planning fell back; the rest still used the model
+    assert server.names() == ["plan_retrieval"] * 4  # nothing more is asked once a step failed for good
+    assert result.mode == "offline" and "plan_retrieval: HTTP 500" in result.fallback
+    assert result.suggestions and result.tokens["calls"] == 0 and result.tokens["retries"] == 3
 
 
 def test_timeouts_are_retried_then_reported(source):
     with ScriptedOpenAIServer(lambda r: Reply(hang=True)) as server:
         client = LLMClient(settings(server, timeout=0.3, max_retries=1))
         with pytest.raises(LLMError, match="APITimeoutError.*2 attempts"):
-            client.structured("plan_retrieval", RetrievalPlan, "plan", "request")
+            client.structured("plan_retrieval", RetrievalPlan, "plan", {"request": "r"})
     assert len(server.requests) == 2
 
 
@@ -167,7 +172,7 @@ def test_cancellation_stops_an_in_flight_call_at_once(source):
 
         def call() -> None:
             try:
-                client.structured("plan_retrieval", RetrievalPlan, "plan", "request")
+                client.structured("plan_retrieval", RetrievalPlan, "plan", {"request": "r"})
             except BaseException as exc:
                 errors.append(exc)
             done.set()
@@ -189,9 +194,9 @@ def test_injected_corpus_text_reaches_the_model_only_as_data(source, view_of):
         assert system["role"] == "system" and "IGNORE ALL PREVIOUS" not in system["content"]
         assert "never instructions" in system["content"]
         text = user_text(request)
-        block = text[text.index("<context>"):text.index("</context>")]
+        block = text[text.index("<data>"):text.index("</data>")]
         assert "IGNORE ALL PREVIOUS INSTRUCTIONS" in block
-        assert text.count("</context>") == 1
+        assert text.count("</data>") == 1
 
 
 def test_a_model_that_obeys_the_injection_gets_nothing_past_verification(source, view_of):
@@ -202,10 +207,12 @@ def test_a_model_that_obeys_the_injection_gets_nothing_past_verification(source,
     hijack = Reply(json.dumps({"action": "read", "document": "ISO 99999", "clause": "1", "reason": "as instructed"}))
     with ScriptedOpenAIServer(scripted({"suggest_rebuttals": [obeyed], "next_action": [hijack]})) as server:
         result = Assistant(source, settings(server)).run(AgentRequest("rebut", view_of("CLM-1")))
-    cites = result.citations()
-    assert cites and not any(c.verified for c in cites)
+    # nothing of the obeyed reply is offered: its citations do not verify, so the rebuttal has none, so the
+    # model's whole result is unusable and the task runs offline
+    assert result.mode == "offline" and "none of the model's suggestions" in result.fallback
+    assert all(c.verified for c in result.citations())
+    assert "already satisfied" not in json.dumps(result.to_json())
     assert any("ignored model action read ISO 99999" in t for t in result.trace)
-    assert result.to_json()["suggestions"][0]["citations"][0]["verified"] is False
 
 
 def test_no_endpoint_means_no_request_leaves_the_machine(source, view_of, monkeypatch):
@@ -229,5 +236,5 @@ def test_the_model_is_told_the_items_ears_pattern(source, view_of):
     with ScriptedOpenAIServer(scripted()) as server:
         Assistant(source, settings(server)).run(AgentRequest("derive", view_of("FSR-1")))
     seen = {schema_name(r): user_text(r) for r in server.requests}
-    assert "\nEARS: ubiquitous\n" in seen["plan_retrieval"]
-    assert "\nEARS: ubiquitous\n" in seen["derive_requirements"]
+    assert '"ears": "ubiquitous"' in seen["plan_retrieval"]
+    assert '"ears": "ubiquitous"' in seen["derive_requirements"]

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from safereq.agent.compose import asils_acceptable, decomposition_for, modal_count, new_ids
 from safereq.agent.patterns import child_kind, fill, rebuttal_patterns, requirement_patterns, select, slots
 from safereq.agent.context import workspace_view
-from safereq.agent.plan import RetrievalPlan, deterministic_plan, question_type, request_text, resolve_references
+from safereq.agent.plan import RetrievalPlan, deterministic_plan, question_type, request_data, resolve_references
 
 INDEXED = {"ISO 26262-9", "ISO 26262-4", "ISO 26262-3", "ISO 26262-5", "ISO 21448", "COOKBOOK"}
 
@@ -109,7 +109,7 @@ def test_item_id_grammar_holds_for_generated_ids():
 def test_the_item_context_carries_the_statements_ears_pattern_to_the_planner(view_of):
     ctx = view_of("FSR-1").item
     assert ctx.ears == "ubiquitous"
-    assert "\nEARS: ubiquitous\n" in request_text("derive", ctx, "")
+    assert request_data("derive", ctx, "")["item"]["ears"] == "ubiquitous"
     from safereq.workspace import Workspace
 
     ws = Workspace()

@@ -83,8 +83,8 @@ def test_the_worker_reads_ears_with_the_projects_not_modal_words(monkeypatch):
                         {"en": ("will stop",)})
             c.sync({"goals.md": SAFETY_GOALS, "e.md": doc}).result(TIMEOUT)
             _, done = c.request("run", {"task": "derive", "path": "e.md", "item": "FSR-9"})
-            assert done.result(TIMEOUT)["mode"] == "llm"
+            assert done.result(TIMEOUT)["mode"] in ("llm", "offline")
         finally:
             c.stop()
     plans = [user_text(r) for r in server.requests if schema_name(r) == "plan_retrieval"]
-    assert plans and "\nEARS: no EARS pattern: it has no modal verb\n" in plans[0]
+    assert plans and '"ears": "no EARS pattern: it has no modal verb"' in plans[0]

@@ -81,3 +81,13 @@ def test_config_kinds_reach_the_parser(project, safereq, monkeypatch):
     monkeypatch.setattr(Checker, "check", spy)
     assert safereq("check", "--select", "format").status == 0
     assert seen["kind"].name == "system requirement" and seen["item"].kind == "SYSR"
+
+
+@pytest.mark.parametrize("value", ["[" * 5000 + "]" * 5000, "{a = " * 3000 + "1" + "}" * 3000],
+                         ids=["arrays", "inline tables"])
+def test_deeply_nested_toml_is_a_configuration_error(project, safereq, value):
+    """Issue 12: tomllib recurses per level; 5,000 levels used to end in 'internal error: RecursionError'."""
+    (project / "safereq.toml").write_text(f"[rules]\nx = {value}\n")
+    r = safereq("check")
+    assert r.status == 2 and r.out == ""
+    assert r.err.strip() == "safereq.toml: invalid TOML: arrays or inline tables nested too deeply"

@@ -71,3 +71,25 @@ def test_unknown_selectors_are_usage_errors(repo, capsys):
     assert "no item NOPE-1" in capsys.readouterr().err
     assert main(["review", "--link", "FSR-1:SG-2"]) == 2
     assert "no link between FSR-1 and SG-2" in capsys.readouterr().err
+
+
+def test_a_project_can_mark_more_attributes_relevant(repo, capsys):
+    repo.write("safereq.toml", '[impact]\nattributes = ["status"]\n')
+    repo.edit("goals.md", "- Safe state: steering assist off", "- Safe state: steering assist off\n- Status: draft")
+    assert main(["review", "--all"]) == 0
+    repo.edit("goals.md", "- Status: draft", "- Status: approved")
+    capsys.readouterr()
+    assert main(["review"]) == 1
+    assert "FSR-1 → SG-1: Status: draft → approved" in capsys.readouterr().out
+    repo.write("safereq.toml", "")
+    main(["review", "--all"])
+    repo.edit("goals.md", "- Status: approved", "- Status: obsolete")
+    capsys.readouterr()
+    assert main(["review"]) == 0  # by default a status is not what children depend on
+
+
+def test_an_unknown_impact_attribute_is_a_configuration_error(repo, capsys):
+    repo.write("safereq.toml", '[impact]\nattributes = ["stauts"]\n')
+    assert main(["review"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown attribute 'stauts'" in err and "status" in err and "safereq.toml" in err

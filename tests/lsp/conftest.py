@@ -119,7 +119,7 @@ def find(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
         offset = text.index(needle, offset + 1)
     line = text.count("\n", 0, offset)
     start = text.rfind("\n", 0, offset) + 1
-    return line, len(text[start:offset].encode("utf-16-le")) // 2
+    return line, len(text[start:offset].encode("utf-16-le", errors="surrogatepass")) // 2
 
 
 def pos(text: str, needle: str, nth: int = 0, shift: int = 0) -> types.Position:

@@ -105,9 +105,12 @@ async def test_derive_applies_a_versioned_edit_with_progress(client: LanguageCli
     assert doc_edit.text_document.uri == uri and doc_edit.text_document.version == 1
     (edit,) = doc_edit.edits
     text = (system_dir / "fsr.md").read_text(encoding="utf-8")
+    # No document holds TSRs yet: they are proposed after FSR-1, at its level, as a review block.
     assert edit.range.start.line == text.split("\n").index("## FSR-2: Confirm a braking request")
-    assert "- Derived from: FSR-1" in edit.new_text and "- Status: proposed" in edit.new_text
-    assert edit.new_text.count("## TSR-") == field(result, "count")
+    assert edit.new_text.startswith("> **safereq review: derived requirements from FSR-1** — ")
+    assert "> - Derived from: FSR-1" in edit.new_text and "> - Status: proposed" in edit.new_text
+    assert edit.new_text.count("> ## TSR-") == field(result, "count")
+    assert "proposed for review in fsr.md" in field(result, "message")
     (reports,) = [rs for rs in client.progress_reports.values()
                   if rs and getattr(rs[0], "title", "") == "Derive requirements for FSR-1"]
     kinds = [r.kind for r in reports]
@@ -123,7 +126,7 @@ async def test_edit_is_not_applied_when_the_document_changed_meanwhile(client: L
     result = await execute(client, "safereq.suggestRebuttals", uri, "FSR-2")
     assert field(result, "applied") is False and client.edits == []
     assert "changed while the suggestions were computed" in field(result, "message")
-    assert any("nothing was inserted" in m for m in client.shown)
+    assert any("nothing was proposed" in m for m in client.shown)
 
 
 async def test_bad_arguments_get_an_error(client: LanguageClient, system_dir: Path):

@@ -54,8 +54,43 @@ def test_incremental_changes_and_versions():
     assert doc.text == "# T\n行人 😀 SG-2\nnew line\n" and doc.version == 2
     doc.apply(3, [edit(0, 0, 2, 0, ""), types.TextDocumentContentChangeWholeDocument(text="whole")], Codec())
     assert doc.text == "whole"
-    with pytest.raises(ChangeError, match="arrived after version 3"):
-        doc.apply(3, [edit(0, 0, 0, 0, "x")], Codec())
     with pytest.raises(ChangeError, match="past the end"):
         doc.apply(4, [edit(0, 0, 0, 0, "ok"), edit(5, 0, 5, 0, "bad")], Codec())
-    assert doc.text == "whole" and doc.version == 3  # all or nothing
+    assert doc.text == "whole" and doc.diverged  # all or nothing, and the text is no longer trusted
+
+
+@pytest.mark.parametrize("bad", [
+    pytest.param((3, [edit(0, 0, 0, 0, "x")]), id="stale version"),
+    pytest.param((4, [edit(5, 0, 5, 0, "x")]), id="range past the end"),
+    pytest.param((4, [edit(0, 3, 0, 1, "x")]), id="range ends before it starts"),
+])
+def test_a_change_that_cannot_be_applied_diverges_until_the_whole_text_comes(bad):
+    """Refusing a change and carrying on would leave the server with text the editor no longer shows."""
+    doc = OpenDocument("untitled:x", "abc\n", 3)
+    with pytest.raises(ChangeError, match="no longer has the editor's text"):
+        doc.apply(*bad, Codec())
+    assert doc.diverged is not None
+    doc.apply(5, [edit(0, 0, 0, 0, "still unknown")], Codec())  # incremental changes cannot repair it
+    assert doc.diverged is not None and doc.text == "abc\n" and doc.version == 5
+    doc.apply(6, [edit(0, 0, 0, 0, "lost"), types.TextDocumentContentChangeWholeDocument(text="new\n"),
+                  edit(0, 0, 0, 0, "+")], Codec())
+    assert doc.diverged is None and doc.text == "+new\n" and doc.version == 6
+
+
+LONE = "a\ud83db\U0001f600c"  # a lone high surrogate (one UTF-16 unit), then an emoji (two)
+
+
+@pytest.mark.parametrize("encoding, units", [
+    ("utf-16", [0, 1, 2, 3, 5, 6]), ("utf-8", [0, 1, 4, 5, 9, 10]), ("utf-32", [0, 1, 2, 3, 4, 5])])
+def test_a_lone_surrogate_is_one_code_point_in_every_encoding(encoding, units):
+    codec = Codec(encoding)
+    assert [codec.to_client(LONE, col) for col in range(len(LONE) + 1)] == units
+    assert [codec.from_client(LONE, u) for u in units] == list(range(len(LONE) + 1))
+
+
+def test_a_lone_surrogate_typed_in_the_editor_is_kept():
+    """Issue 12: a change on a line holding ``\\ud83d`` used to fail with UnicodeEncodeError and be dropped."""
+    doc = OpenDocument("untitled:x", "- Derived from: SG-9\n", 1)
+    doc.apply(2, [edit(0, 0, 0, 0, "\ud83d")], Codec("utf-16"))
+    doc.apply(3, [edit(0, 1, 0, 1, "x"), edit(0, 21, 0, 22, "1")], Codec("utf-16"))
+    assert doc.text == "\ud83dx- Derived from: SG-1\n" and doc.diverged is None

@@ -66,17 +66,32 @@ async def test_unknown_uri_and_position_past_the_end(client: LanguageClient):
         await definition(client, URI, 99, 0)
 
 
-async def test_out_of_order_version_is_refused_and_the_text_kept(client: LanguageClient):
+def replace_all(client: LanguageClient, version: int, text: str) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+async def test_out_of_order_version_is_refused_and_the_document_withheld_until_resent(client: LanguageClient):
+    """Issue 12: refusing a change and carrying on with the old text was a silent divergence."""
     change(client, URI, 1, (6, 16), (6, 23), "REQ-1")  # version 1 again: stale
     message = await logged_error(client, "arrived after version 1")
-    assert "ignored" in message
-    change(client, URI, 2, (6, 16), (6, 23), "REQ-1")  # the same edit, in order, is applied
-    await wait_until(client, lambda: "trace/dangling-link" not in codes(client, URI))
+    assert "no longer has the editor's text" in message
+    await wait_until(client, lambda: codes(client, URI) == ["io/out-of-sync"])
+    change(client, URI, 2, (6, 16), (6, 23), "REQ-1")  # an incremental change cannot repair it
+    replace_all(client, 3, TEXT.replace("REQ-404", "REQ-1"))  # the whole text can
+    await wait_until(client, lambda: codes(client, URI) != ["io/out-of-sync"]
+                     and "trace/dangling-link" not in codes(client, URI))
 
 
 async def test_change_range_past_the_end_is_refused(client: LanguageClient):
-    change(client, URI, 3, (40, 0), (41, 0), "junk")
+    change(client, URI, 4, (40, 0), (41, 0), "junk")
     await logged_error(client, "past the end of the document")
+    with pytest.raises(JsonRpcException, match="no longer knows this document's text"):
+        await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+            text_document=types.TextDocumentIdentifier(uri=URI)))
+    replace_all(client, 5, TEXT)
+    await wait_until(client, lambda: "trace/dangling-link" in codes(client, URI))
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
         text_document=types.TextDocumentIdentifier(uri=URI)))
     assert [s.name for s in symbols] == ["REQ-1: A requirement"]

@@ -139,3 +139,13 @@ def test_random_tables_read_like_markdown_it(vocab, monkeypatch):
 def test_a_carriage_return_inside_a_line_keeps_markdown_it_on_the_same_lines():
     blocks = markdown_it_blocks(["> quote", "", "a\rb", "c", "", "- ASIL: B\r\r"], 0)
     assert blocks.paragraphs == [[(2, 0, "a\rb"), (3, 0, "c")], [(5, 2, "ASIL: B")]]
+
+
+@pytest.mark.parametrize("short", [False, True], ids=["full rows", "short rows"])
+def test_a_table_larger_than_markdown_its_fill_limit_is_read_alike(vocab, monkeypatch, short):
+    """Issue 12: a 100,000-row HARA went to markdown-it (minutes) because rows × columns passed its limit on
+    filled-in cells; only rows missing cells count there. Short rows reaching the limit still go to it."""
+    rows = [f"| HE-{i} |" if short else f"| HE-{i} | S3 | E4 | C3 | D | SG-1 |" for i in range(14_000)]
+    text = "\n".join([TABLE_LINES[0], "|---|---|---|---|---|---|", *rows])
+    assert (split_tables(text.split("\n")) is None) == short
+    assert_same_reading(text, vocab, monkeypatch)

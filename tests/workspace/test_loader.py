@@ -176,3 +176,18 @@ def test_parse_size(text, size):
 def test_parse_size_rejects(text):
     with pytest.raises(ValueError):
         parse_size(text)
+
+
+def test_a_document_too_big_for_the_free_memory_is_refused_before_reading(tmp_path, monkeypatch):
+    """Issue 12: a 100 MB document allowed with --max-file-size peaked at 6.2 GB; refuse it up front."""
+    from safereq.workspace import memory
+
+    path = tmp_path / "big.md"
+    path.write_text("# Big\n\n" + "The system shall stop. " * 100_000, encoding="utf-8")  # 2.2 MB
+    monkeypatch.setattr(memory, "available_bytes", lambda: 150 * 1024 * 1024)
+    problem = read_source(path, max_bytes=1024 ** 3)
+    assert isinstance(problem, LoadProblem) and problem.code == "io/too-large"
+    assert problem.message == ("file is 2.2 MB: checking it would need about 0.2 GB of memory and 0.1 GB is "
+                               "available; not checked (split the document)")
+    monkeypatch.setattr(memory, "available_bytes", lambda: 1024 ** 3)
+    assert not isinstance(read_source(path, max_bytes=1024 ** 3), LoadProblem)

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ServerController } from '../controller';
 import { UserError } from '../controller';
 import { itemAtLine } from '../items';
-import { ServerCommand, parseSummary, parseTrace, type ServerCommandId } from '../protocol';
+import { ServerCommand, parseReviewResult, parseSummary, parseTrace, suggestionMessage, type ServerCommandId } from '../protocol';
 import type { TraceDocuments } from '../traceDocuments';
 
 interface SuggestionKind {
@@ -55,10 +55,19 @@ export async function runSuggestion(controller: ServerController, kind: Suggesti
     void vscode.window.showInformationMessage(`safereq: ${kind.doing} ${itemId}: done.`);
     return;
   }
-  const noun = summary.count === 1 ? kind.noun[0] : kind.noun[1];
-  const mode = summary.mode ? ` (${summary.mode})` : '';
-  const what = summary.count === 0 ? `no ${kind.noun[1]} to add` : `${summary.count} ${noun} added to the document`;
-  void vscode.window.showInformationMessage(`safereq: ${itemId}: ${what}${mode}.`);
+  void vscode.window.showInformationMessage(suggestionMessage(summary, itemId, kind.noun));
+}
+
+/**
+ * Accept or Reject from a code lens on a review block: the server computes the edit on the current text and
+ * applies it; its message (what was accepted or rejected, or why nothing was) is shown here, because
+ * vscode-languageclient drops the result of a command run from a lens.
+ */
+export async function decideSuggestion(controller: ServerController, command: ServerCommandId, args: unknown[]) {
+  const result = parseReviewResult(await controller.execute(command, args));
+  if (!result) throw new UserError('The server gave no answer to the review decision.');
+  if (result.applied) void vscode.window.showInformationMessage(`safereq: ${result.message}`);
+  else void vscode.window.showWarningMessage(`safereq: ${result.message}`);
 }
 
 export async function showTrace(controller: ServerController, traces: TraceDocuments, uriArg?: unknown, idArg?: unknown) {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { progressStep } from '../progress';
-import { parseStatus, parseSummary, parseTrace, summariseIndexResult } from '../protocol';
+import { parseReviewResult, parseStatus, parseSummary, parseTrace, suggestionMessage, summariseIndexResult } from '../protocol';
 
 describe('server payloads', () => {
   it('accepts a well-formed status and normalises optional fields', () => {
@@ -16,11 +16,31 @@ describe('server payloads', () => {
     for (const raw of [null, 'ready', { state: 'done' }, { state: 3 }, []]) assert.equal(parseStatus(raw), undefined);
   });
   it('reads suggestion summaries and traces', () => {
-    assert.deepEqual(parseSummary({ mode: 'llm', count: 2 }), { mode: 'llm', count: 2 });
-    assert.deepEqual(parseSummary({ count: 0 }), { mode: '', count: 0 });
+    assert.deepEqual(parseSummary({ mode: 'llm', count: 2 }), { mode: 'llm', count: 2, message: '' });
+    assert.deepEqual(parseSummary({ count: 0 }), { mode: '', count: 0, message: '' });
+    assert.deepEqual(parseSummary({ count: 1, message: 'x' }), { mode: '', count: 1, message: 'x' });
     assert.equal(parseSummary({ count: '2' }), undefined);
     assert.deepEqual(parseTrace({ markdown: '# SG-1' }), { markdown: '# SG-1' });
     assert.equal(parseTrace({ md: '' }), undefined);
+  });
+});
+
+describe('review messages', () => {
+  const noun: [string, string] = ['trace link', 'trace links'];
+  it("shows the server's own sentence of what happened", () => {
+    const message = 'Suggest trace links for FSR-3: 3 suggestions proposed for review in fsr.md (offline); accept or reject each one there.';
+    assert.equal(suggestionMessage({ mode: 'offline', count: 3, message }, 'FSR-3', noun), `safereq: ${message}`);
+  });
+  it('never says a proposal was added to the document', () => {
+    assert.equal(suggestionMessage({ mode: 'llm', count: 1, message: '' }, 'FSR-3', noun), 'safereq: FSR-3: 1 trace link proposed for review (llm).');
+    assert.equal(suggestionMessage({ mode: '', count: 0, message: '' }, 'FSR-3', noun), 'safereq: FSR-3: no trace links to propose.');
+    for (const count of [0, 1, 5]) assert.doesNotMatch(suggestionMessage({ mode: '', count, message: '' }, 'X-1', noun), /added/);
+  });
+  it('reads accept / reject results and ignores other shapes', () => {
+    const ok = { applied: true, accepted: 1, rejected: 0, left: 2, message: 'FSR-1: 1 suggestion accepted; 2 left for review.' };
+    assert.deepEqual(parseReviewResult(ok), ok);
+    assert.deepEqual(parseReviewResult({ applied: false, message: 'stale' }), { applied: false, accepted: 0, rejected: 0, left: 0, message: 'stale' });
+    for (const raw of [null, 'done', { applied: 'yes', message: '' }, { applied: true }]) assert.equal(parseReviewResult(raw), undefined);
   });
 });
 

@@ -23,6 +23,8 @@ from .knowledge import tokens
 from .loop import Evidence, LoopState
 from .patterns import child_kind
 from .plan import Plan
+from .admit import admit
+from .sanitise import quote_line
 from .suggestions import Answer, Citation, DerivedRequirement, Rebuttal
 from .verify import best_quote
 
@@ -183,10 +185,21 @@ class AnswerOut(BaseModel):
 
 
 def _citations(raw: list[CitationOut]) -> list[Citation]:
-    return [Citation(c.document, c.clause, c.quote) for c in raw]
+    """The model's citations as records to verify; a quote is data, so only its control characters go."""
+    return [Citation(quote_line(c.document)[:60], quote_line(c.clause)[:40], quote_line(c.quote)) for c in raw]
 
 
-def derive_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[DerivedRequirement], list[str]]:
+def _vocabulary(view: WorkspaceView, state: LoopState) -> set[str]:
+    """The words a suggestion may be about: the item's, its neighbours' and the evidence's."""
+    ctx = view.item
+    texts = [f"{e.title} {e.text}" for e in state.evidence.values()]
+    if ctx is not None:
+        texts += [ctx.title, ctx.statement, " ".join(ctx.attributes.values()),
+                  *(f"{p.title} {p.statement}" for p in (*ctx.parents, *ctx.children))]
+    return set(tokens(" ".join(texts)))
+
+
+def derive_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[DerivedRequirement], list[str]]:
     ctx = view.item
     assert ctx is not None
     patterns = "; ".join(f"{p.id} ({p.name}, EARS {p.ears})" for p in plan.patterns)
@@ -196,38 +209,57 @@ def derive_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, vi
         "an EARS shape; the ASIL is the item's, or a valid ISO 26262-9 decomposition written X(Y) together with "
         "a requirement for the independence it depends on. Write in the item's language. Consider these "
         f"patterns: {patterns or 'monitoring, reaction within the FTTI, redundancy, plausibility, warning, degradation'}.",
-        request, evidence_context(state, plan.spec.topic))
+        {"request": request, "context": evidence_context(state, plan.spec.topic)})
     notes: list[str] = []
-    kept = []
+    vocabulary = _vocabulary(view, state)
+    kept: list[tuple[RequirementOut, dict[str, str]]] = []
     for r in out.requirements:
-        if modal_count(r.statement, ctx.language) != 1:
-            notes.append(f"dropped a suggestion without exactly one binding modal verb: {r.statement[:80]!r}")
+        fields, why = admit({"title": r.title, "statement": r.statement, "rationale": r.rationale},
+                            vocabulary=vocabulary, what="suggestion", statement_key="statement",
+                            language=ctx.language, requirement=True)
+        if fields is None:
+            notes.append(why)
             continue
-        kept.append(r)
-    asils = [r.asil or ctx.asil for r in kept]
+        kept.append((r, fields))
+    asils = [r.asil or ctx.asil for r, _ in kept]
     if not asils_acceptable(asils, ctx.asil):
         notes.append(f"the model's ASILs {', '.join(asils)} are neither inherited nor a valid decomposition of "
                      f"{ctx.asil}; set to the inherited ASIL {ctx.asil}")
         asils = [ctx.asil] * len(kept)
     ids = new_ids(ctx.id, child_kind(kind_prefix(ctx.id)), view.ids, len(kept))
-    return [DerivedRequirement(i, r.title, r.statement, a, [ctx.id], _citations(r.citations), r.pattern, r.ears,
-                               r.rationale) for i, r, a in zip(ids, kept, asils)], notes
+    known = {p.id for p in plan.patterns}
+    return [DerivedRequirement(i, f["title"], f["statement"], a, [ctx.id], _citations(r.citations),
+                               r.pattern if r.pattern in known else "", r.ears, f["rationale"])
+            for i, (r, f), a in zip(ids, kept, asils)], notes
 
 
-def rebut_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
+def rebut_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
     ctx = view.item
     assert ctx is not None
     out = client.structured(
         "suggest_rebuttals", RebuttalsOut,
         "List ways the item could fail to hold (defeaters): unhandled failure modes, SOTIF triggering conditions, "
         "violated assumptions, common-cause failures of redundant channels. Each needs a citation from the context.",
-        request, evidence_context(state, plan.spec.topic))
-    return [Rebuttal(r.category, r.statement, ctx.id, _citations(r.citations), mitigation=r.mitigation)
-            for r in out.rebuttals], []
+        {"request": request, "context": evidence_context(state, plan.spec.topic)})
+    vocabulary = _vocabulary(view, state)
+    kept, notes = [], []
+    for r in out.rebuttals:
+        fields, why = admit({"statement": r.statement, "mitigation": r.mitigation}, vocabulary=vocabulary,
+                            what="rebuttal", statement_key="statement", language=ctx.language)
+        if fields is None:
+            notes.append(why)
+            continue
+        kept.append(Rebuttal(r.category, fields["statement"], ctx.id, _citations(r.citations),
+                             mitigation=fields["mitigation"]))
+    return kept, notes
 
 
-def answer_llm(client: LLMClient, question: str, plan: Plan, state: LoopState) -> Answer:
+def answer_llm(client: LLMClient, question: str, plan: Plan, state: LoopState) -> tuple[list[Answer], list[str]]:
     out = client.structured("answer_question", AnswerOut,
                             "Answer the question from the context only, citing the clauses you use.",
-                            f"Question: {question}", evidence_context(state, question))
-    return Answer(out.answer, _citations(out.citations))
+                            {"question": question, "context": evidence_context(state, question)})
+    vocabulary = set(tokens(question)) | {t for e in state.evidence.values() for t in tokens(f"{e.title} {e.text}")}
+    fields, why = admit({"answer": out.answer}, vocabulary=vocabulary, what="answer", statement_key="answer")
+    if fields is None:
+        return [], [why]
+    return [Answer(fields["answer"], _citations(out.citations))], []

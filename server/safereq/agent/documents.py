@@ -4,11 +4,12 @@ Each agent has two engines, described for routing: a vector query engine (a retr
 base restricted to the document, for facts) and a summary index over the document's top-level clauses (for
 overview questions). A ``RouterQueryEngine`` picks the engine through :class:`PolicySelector`, and the
 engine's answer is condensed by :class:`PolicySynthesizer`; an agent that finds nothing relevant returns
-``None``, so irrelevant context is discarded rather than passed on. The document router uses the same
-selector over the documents' descriptions, with retrieval scores as the offline signal.
+``None``, so irrelevant context is discarded rather than passed on. The document router asks the policy to
+choose among the documents' descriptions, with retrieval scores as the offline signal.
 
-LlamaIndex is imported inside :func:`_li` only (about 2 s), and ``Settings.llm`` is set explicitly to a mock
-that is never called: every model call goes through :mod:`.generate`, never LlamaIndex's implicit default.
+LlamaIndex is imported inside :func:`_li` only (about 2 s), and only for the LLM policy: offline, the same
+engines run without it (see :class:`DocumentAgent`). ``Settings.llm`` is set explicitly to a mock that is never
+called: every model call goes through :mod:`.generate`, never LlamaIndex's implicit default.
 """
 
 from __future__ import annotations
@@ -89,18 +90,17 @@ def _li() -> Any:
                        **kwargs: Any) -> Response:
             query_str = query.query_str if isinstance(query, QueryBundle) else str(query)
             chunks = [(n.node.metadata.get("document", ""), n.node.metadata.get("clause", ""),
-                       f"{n.node.metadata.get('title', '')}. {n.node.get_content()}".lstrip(". ")) for n in nodes]
+                       _chunk_text(n.node.metadata.get("title", ""), n.node.get_content())) for n in nodes]
             condensed = self._policy.condense(query_str, chunks) if chunks else Condensed("")
             keep = set(condensed.clauses)
             sources = [n for n in nodes if (n.node.metadata.get("document"), n.node.metadata.get("clause")) in keep]
             return Response(condensed.text, source_nodes=sources, metadata={"clauses": condensed.clauses})
 
     class PolicySelector(BaseSelector):
-        """A LlamaIndex selector whose decision is the policy's: by scores/question type, or by the LLM."""
+        """A LlamaIndex selector whose decision is the policy's engine choice (by question type, or the LLM)."""
 
-        def __init__(self, policy: OfflinePolicy, *, limit: int = 1, question_type: str = "fact",
-                     scores: dict[str, float] | None = None):
-            self._policy, self._limit, self._qtype, self._scores = policy, limit, question_type, scores or {}
+        def __init__(self, policy: OfflinePolicy, *, question_type: str = "fact"):
+            self._policy, self._qtype = policy, question_type
 
         def _get_prompts(self) -> dict:
             return {}
@@ -109,13 +109,9 @@ def _li() -> Any:
             return None
 
         def _select(self, choices: Sequence[ToolMetadata], query: QueryBundle) -> MultiSelection:
-            menu = [Choice(c.name or str(i), c.description, self._scores.get(c.name or "", 0.0))
-                    for i, c in enumerate(choices)]
-            if self._limit == 1:
-                i = self._policy.pick_engine(menu, query.query_str, self._qtype)
-                return MultiSelection(selections=[SingleSelection(index=i, reason=f"{self._qtype} question")])
-            picked = self._policy.route(menu, query.query_str, self._limit)
-            return MultiSelection(selections=[SingleSelection(index=i, reason=r) for i, r in picked])
+            menu = [Choice(c.name or str(i), c.description) for i, c in enumerate(choices)]
+            i = self._policy.pick_engine(menu, query.query_str, self._qtype)
+            return MultiSelection(selections=[SingleSelection(index=i, reason=f"{self._qtype} question")])
 
         async def _aselect(self, choices: Sequence[ToolMetadata], query: QueryBundle) -> MultiSelection:
             return self._select(choices, query)
@@ -138,48 +134,87 @@ class DocumentAnswer:
 
 
 class DocumentAgent:
-    """The agent of one document: a router over its vector engine and its summary engine."""
+    """The agent of one document: a router over its vector engine and its summary engine.
+
+    With the LLM policy the router is LlamaIndex's ``RouterQueryEngine`` (the model reads the engines'
+    descriptions). The offline policy's choice needs no menu (overview questions go to the summary engine,
+    everything else to the vector engine), so offline the same two engines run directly, through the same
+    policy and condensation, without importing LlamaIndex (about 2 s): :meth:`ask` gives the same answer
+    either way (tests/agent/test_documents.py compares the two).
+    """
 
     def __init__(self, source: KnowledgeSource, document: str, title: str, policy: OfflinePolicy,
                  question_type: str = "fact", limit: int = 6):
-        li = _li()
         self.document, self.title = document, title
-        synth = li.PolicySynthesizer(policy)
-        vector = li.RetrieverQueryEngine(li.KnowledgeRetriever(source, document, limit), response_synthesizer=synth)
-        summary_nodes = _summary_nodes(source, document)
+        self._source, self._policy, self._qtype, self._limit = source, policy, question_type, limit
+
+    def ask(self, query: str) -> DocumentAnswer | None:
+        if self._policy.mode == "offline":
+            return self.ask_direct(query)
+        return self.ask_routed(query)
+
+    def ask_direct(self, query: str) -> DocumentAnswer | None:
+        """The offline route: the policy's engine choice, the engine's nodes, the policy's condensation."""
+        summary = _summary_chunks(self._source, self.document) if self._qtype == "overview" else []
+        engine = "summary" if summary else "vector"
+        if engine == "vector":
+            hits = self._source.search(query, documents=[self.document], limit=self._limit)
+            chunks = [(h.document, h.clause, _chunk_text(h.title, h.text)) for h in hits]
+        else:
+            hits = [Hit(self.document, year, clause, title, text, 0.0) for clause, title, year, text in summary]
+            chunks = [(self.document, clause, _chunk_text(title, text)) for clause, title, _, text in summary]
+        condensed = self._policy.condense(query, chunks) if chunks else Condensed("")
+        text = condensed.text.strip()
+        if not text:
+            return None
+        keep = set(condensed.clauses)
+        return DocumentAnswer(self.document, engine, text, [h for h in hits if (h.document, h.clause) in keep])
+
+    def ask_routed(self, query: str) -> DocumentAnswer | None:
+        """Through LlamaIndex's ``RouterQueryEngine`` with the policy as selector and synthesizer."""
+        li = _li()
+        synth = li.PolicySynthesizer(self._policy)
+        vector = li.RetrieverQueryEngine(li.KnowledgeRetriever(self._source, self.document, self._limit),
+                                         response_synthesizer=synth)
+        summary_nodes = [li.TextNode(text=text, id_=f"{self.document}#{clause}",
+                                     metadata={"document": self.document, "clause": clause, "title": title,
+                                               "year": year})
+                         for clause, title, year, text in _summary_chunks(self._source, self.document)]
         tools = [li.QueryEngineTool(vector, li.ToolMetadata(
-            name="vector", description=f"Facts from {document} ({title}): specific requirements, definitions, methods."))]
+            name="vector",
+            description=f"Facts from {self.document} ({self.title}): specific requirements, definitions, methods."))]
         if summary_nodes:
             index = li.SummaryIndex(nodes=summary_nodes)
             tools.append(li.QueryEngineTool(index.as_query_engine(response_synthesizer=synth), li.ToolMetadata(
-                name="summary", description=f"Overview of {document} ({title}): what its clauses cover.")))
-        self._engine = li.RouterQueryEngine(selector=li.PolicySelector(policy, question_type=question_type),
-                                            query_engine_tools=tools, verbose=False)
-
-    def ask(self, query: str) -> DocumentAnswer | None:
-        response = self._engine.query(query)
+                name="summary", description=f"Overview of {self.document} ({self.title}): what its clauses cover.")))
+        engine = li.RouterQueryEngine(selector=li.PolicySelector(self._policy, question_type=self._qtype),
+                                      query_engine_tools=tools, verbose=False)
+        response = engine.query(query)
         text = (response.response or "").strip()
         if not text:
             return None
         selected = (response.metadata or {}).get("selector_result")
-        engine = "summary" if selected is not None and selected.selections and selected.selections[0].index == 1 else "vector"
+        chosen = "summary" if selected is not None and selected.selections and selected.selections[0].index == 1 else "vector"
         hits = [Hit(n.node.metadata.get("document", self.document), n.node.metadata.get("year", ""),
                     n.node.metadata.get("clause", ""), n.node.metadata.get("title", ""), n.node.get_content(),
                     float(n.score or 0.0)) for n in response.source_nodes]
-        return DocumentAnswer(self.document, engine, text, hits)
+        return DocumentAnswer(self.document, chosen, text, hits)
 
 
-def _summary_nodes(source: KnowledgeSource, document: str) -> list[Any]:
-    """One node per top-level clause: its title and the start of its text (what an overview needs)."""
-    li = _li()
-    nodes = []
+def _chunk_text(title: str, text: str) -> str:
+    """A node as the synthesizer condenses it: its title, then its text."""
+    return f"{title}. {text}".lstrip(". ")
+
+
+def _summary_chunks(source: KnowledgeSource, document: str) -> list[tuple[str, str, str, str]]:
+    """One (clause, title, year, text) per top-level clause: its title and the start of its text (what an
+    overview needs). Read only when an overview is asked for (reading every top clause costs index scans)."""
+    out = []
     for clause, title in source.children(document, "")[:MAX_SUMMARY_NODES]:
         found = source.read(document, clause)
         text = (found.text if found else "")[:SUMMARY_NODE_CHARS]
-        nodes.append(li.TextNode(text=f"{title}. {text}".strip(), id_=f"{document}#{clause}",
-                                 metadata={"document": document, "clause": clause, "title": title,
-                                           "year": found.year if found else ""}))
-    return nodes
+        out.append((clause, title, found.year if found else "", f"{title}. {text}".strip()))
+    return out
 
 
 def route_documents(source: KnowledgeSource, policy: OfflinePolicy, query: str, *, preferred: Sequence[str] = (),
@@ -192,7 +227,6 @@ def route_documents(source: KnowledgeSource, policy: OfflinePolicy, query: str, 
     The offline signal ranks the plan's documents first, each group by its best hit score for the query over
     the whole index; the LLM policy reads the descriptions instead.
     """
-    li = _li()
     docs = {d.document: d for d in source.documents()}
     scores: dict[str, float] = {}
     found: dict[tuple[str, str], float] = {}
@@ -202,9 +236,7 @@ def route_documents(source: KnowledgeSource, policy: OfflinePolicy, query: str, 
     top = max(scores.values(), default=0.0) or 1.0
     names = list(docs)
     ranked = {d: (1.0 if d in preferred else 0.0) + 0.999 * scores.get(d, 0.0) / top for d in names}
-    metas = [li.ToolMetadata(name=d, description=f"{docs[d].title} ({docs[d].chunks} chunks)"
-                             + ("; named by the plan" if d in preferred else "")) for d in names]
-    selector = li.PolicySelector(policy, limit=limit, scores=ranked)
-    result = selector.select(metas, li.QueryBundle(query))
-    chosen = [(names[s.index], s.reason) for s in result.selections if s.index < len(names)][:limit]
+    menu = [Choice(d, f"{docs[d].title} ({docs[d].chunks} chunks)" + ("; named by the plan" if d in preferred else ""),
+                   ranked[d]) for d in names]
+    chosen = [(names[i], reason) for i, reason in policy.route(menu, query, limit) if 0 <= i < len(names)][:limit]
     return chosen, {d: scores.get(d, 0.0) / top for d in names}, {k: v / top for k, v in found.items()}

@@ -33,12 +33,14 @@ from ..data import load_rules_yaml
 from ..model.clauses import parse_clause_ref
 from ..model.ids import kind_prefix
 from ..workspace.asil import parse_asil, rank
-from .compose import CitationOut, _citations, cite, evidence_context
+from .admit import admit
+from .compose import CitationOut, _citations, _vocabulary, cite, evidence_context
 from .context import ItemSummary, WorkspaceView
 from .generate import LLMClient
 from .knowledge import tokens
 from .loop import Evidence, LoopState
 from .plan import Plan
+from .sanitise import quote_line
 from .suggestions import TraceLinkSuggestion
 
 log = logging.getLogger(__name__)
@@ -237,6 +239,19 @@ def _save_cached() -> None:
 
 def _key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def warm_meaning() -> None:
+    """Load the embedding model meanings are compared with, whatever the vector cache holds (the editor's
+    worker does this before its first request)."""
+    if os.environ.get("SAFEREQ_LINK_MEANING", "auto") == "off":
+        return
+    from ..knowledge.embeddings import EmbeddingError
+
+    try:
+        _embedder().embed_passages(["passage: warm-up"])
+    except EmbeddingError:
+        pass
 
 
 def meaning_similarity(query: str, texts: dict[str, str]) -> dict[str, float]:
@@ -463,30 +478,36 @@ class LinksOut(BaseModel):
     links: list[LinkOut] = Field(max_length=12)
 
 
-def links_llm(client: LLMClient, request: str, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[TraceLinkSuggestion], list[str]]:
+def links_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[TraceLinkSuggestion], list[str]]:
     parents, children = link_candidates(view)
-    menu = "\n".join([*(f"parent candidate {p.id}: {p.title} — {p.statement[:200]}" for p in parents),
-                      *(f"child candidate {c.id}: {c.title} — {c.statement[:200]}" for c in children)])
+    candidates = [*({"relation": "parent", "id": p.id, "title": p.title, "statement": p.statement[:200]} for p in parents),
+                  *({"relation": "child", "id": c.id, "title": c.title, "statement": c.statement[:200]} for c in children)]
     out = client.structured(
         "suggest_trace_links", LinksOut,
         "Suggest likely parents and children among the candidate items, and clauses from the context the item "
         "should cite (target 'DOCUMENT CLAUSE'), each with a reason and a score between 0 and 1.",
-        f"{request}\n\nCandidate items:\n{menu or '- none'}", evidence_context(state, plan.spec.topic))
+        {"request": request, "candidates": candidates, "context": evidence_context(state, plan.spec.topic)})
     allowed = {"parent": {p.id: p for p in parents}, "child": {c.id: c for c in children}}
+    vocabulary = _vocabulary(view, state)
     kept, notes = [], []
     for link in out.links:
+        fields, why = admit({"reason": link.reason}, vocabulary=vocabulary, what="trace link")
+        if fields is None:
+            notes.append(why)
+            continue
+        target = quote_line(link.target)[:80]
         if link.relation == "cites":
-            ref = parse_clause_ref(link.target) or _split_target(link.target)
+            ref = parse_clause_ref(target) or _split_target(target)
             if ref is None or (ref.document, ref.clause) not in state.evidence:
-                notes.append(f"dropped a clause link to {link.target!r}: not among the clauses read")
+                notes.append(f"dropped a clause link to {target!r}: not among the clauses read")
                 continue
-            kept.append(TraceLinkSuggestion("cites", link.target, link.reason, link.score,
+            kept.append(TraceLinkSuggestion("cites", target, fields["reason"], link.score,
                                             state.evidence[(ref.document, ref.clause)].title, _citations(link.citations)))
-        elif link.target in allowed[link.relation]:
-            kept.append(TraceLinkSuggestion(link.relation, link.target, link.reason, link.score,
-                                            allowed[link.relation][link.target].title, _citations(link.citations)))
+        elif target in allowed[link.relation]:
+            kept.append(TraceLinkSuggestion(link.relation, target, fields["reason"], link.score,
+                                            allowed[link.relation][target].title, _citations(link.citations)))
         else:
-            notes.append(f"dropped a {link.relation} link to {link.target!r}: not a candidate item")
+            notes.append(f"dropped a {link.relation} link to {target!r}: not a candidate item")
     return kept, notes
 
 

@@ -77,14 +77,17 @@ class LoopState:
     def sufficient(self) -> bool:
         return bool(self.evidence) and not self.uncovered()
 
-    def describe(self) -> str:
-        """The state as the LLM policy sees it: the plan, uncovered aspects, evidence titles, the frontier."""
-        ev = "\n".join(f"- {d} {c}: {e.title} (via {e.via})" for (d, c), e in list(self.evidence.items())[:30])
-        fr = "\n".join(f"- {d} {c}: {t}" for (d, c), t in list(self.frontier.items())[:30])
-        aspects = "; ".join(f"{a.id}: {a.query}" for a in self.plan.spec.aspects)
-        return (f"Topic: {self.plan.spec.topic}\nAspects to cover: {aspects}\nUncovered: {', '.join(self.uncovered()) or 'none'}\n"
-                f"Documents: {', '.join(self.plan.spec.documents)}\nHops used: {self.hops}\n"
-                f"Evidence so far:\n{ev or '- none'}\nUnread clauses you may read or browse:\n{fr or '- none'}")
+    def describe(self) -> dict[str, object]:
+        """The state as the LLM policy sees it (inside its data block): the plan, uncovered aspects, evidence
+        titles, the frontier."""
+        return {
+            "topic": self.plan.spec.topic,
+            "aspects": [{"id": a.id, "query": a.query} for a in self.plan.spec.aspects],
+            "uncovered": self.uncovered(), "documents": list(self.plan.spec.documents), "hops_used": self.hops,
+            "evidence": [{"document": d, "clause": c, "title": e.title, "via": e.via}
+                         for (d, c), e in list(self.evidence.items())[:30]],
+            "unread_clauses": [{"document": d, "clause": c, "title": t} for (d, c), t in list(self.frontier.items())[:30]],
+        }
 
 
 class EvidenceLoop:

@@ -1,9 +1,12 @@
 """The four tasks — derive, links, rebut, ask — wired from plan, route, document agents, loop, compose, verify.
 
 One :class:`Assistant` serves many requests over one knowledge source. With an endpoint configured the
-model plans, routes, condenses, steers the loop and writes; without one (or when it fails for good) the
-deterministic policies and the patterns do. Either way every citation is verified before it is returned,
-and the result says which mode made it.
+model plans, routes, condenses, steers the loop and writes; without one the deterministic policies and the
+patterns do. When any model step fails for good (after retries, at the task's deadline, or with the circuit
+breaker open), or every suggestion the model wrote is dropped, the **whole task** runs again offline, from
+the plan on, and the result says so (``mode`` "offline", ``fallback`` the reason): a result is never a
+hybrid of the model's plan and offline steps. Either way every citation is verified; only verified ones are
+returned, and a derived requirement, rebuttal, clause link or answer without one is not offered.
 """
 
 from __future__ import annotations
@@ -17,18 +20,19 @@ from .derive import derive_offline
 from .rebut import rebut_offline
 from .context import WorkspaceView
 from .documents import DocumentAgent, route_documents
-from .generate import CancelToken, LLMClient, LLMError, LLMSettings
+from .generate import CancelToken, CircuitBreaker, CircuitOpen, LLMClient, LLMError, LLMSettings
 from .knowledge import KnowledgeSource
 from .linking import links_llm, links_offline
 from .loop import DEFAULT_HOPS, EvidenceLoop, LoopState, add_hit
-from .plan import Plan, RetrievalPlan, deterministic_plan, plan_from_llm, request_text
+from .plan import Plan, RetrievalPlan, deterministic_plan, plan_from_llm, request_data
 from .policies import LLMPolicy, OfflinePolicy
-from .suggestions import MODE_LLM, MODE_OFFLINE, SuggestionSet
+from .suggestions import MODE_LLM, MODE_OFFLINE, SuggestionSet, TraceLinkSuggestion
 from .verify import Verifier
 
 log = logging.getLogger(__name__)
 
 TASKS = ("derive", "links", "rebut", "ask")
+PLAN_TOKENS = 800
 Progress = Callable[[str, int], None]
 
 
@@ -41,65 +45,117 @@ class AgentRequest:
     question: str = ""
     max_hops: int = DEFAULT_HOPS
     max_documents: int = 3
-    drop_unverified: bool = False
+
+
+class NothingUsable(Exception):
+    """The model answered, but nothing it wrote survived validation and verification."""
 
 
 class Assistant:
-    """Runs requests against one knowledge source with one LLM configuration (possibly none)."""
+    """Runs requests against one knowledge source with one LLM configuration (possibly none).
+
+    The circuit breaker lives here, so it spans every request of a session (the editor's worker keeps one
+    assistant per index): a task whose model attempt fails counts against it, one that the model completes
+    closes it."""
 
     def __init__(self, source: KnowledgeSource, llm: LLMSettings | None = None, source_note: str = ""):
         self.source = source
         self.llm = llm or LLMSettings()
         self.source_note = source_note
+        self.breaker = CircuitBreaker(self.llm.breaker_failures, self.llm.breaker_cooldown)
 
     def run(self, request: AgentRequest, *, cancel: CancelToken | None = None,
             progress: Progress | None = None) -> SuggestionSet:
         """Plan, gather evidence, compose, verify: the suggestions for one request."""
+        self._check(request)
         cancel = cancel or CancelToken()
         report = progress or (lambda message, pct: None)
-        client = LLMClient(self.llm, cancel) if self.llm.enabled else None
-        policy: OfflinePolicy = LLMPolicy(client) if client else OfflinePolicy()
         notes: list[str] = [f"source: {self.source_note}"] if self.source_note else []
-        plan, state = self.gather(request, client, policy, notes, cancel, report)
+        fallback, tokens, attempted = "", {}, []
+        if self.llm.enabled and self.breaker.open:
+            fallback = "the circuit breaker is open after repeated model failures; the task ran offline"
+        elif self.llm.enabled:
+            client = LLMClient(self.llm, cancel, breaker=self.breaker)
+            try:
+                result = self._attempt(request, client, list(notes), cancel, report, attempted)
+                self.breaker.succeeded()
+                return result
+            except LLMError as exc:
+                if not isinstance(exc, CircuitOpen):
+                    self.breaker.failed()
+                fallback = f"the model failed ({exc}); the whole task ran offline instead"
+            except NothingUsable as exc:
+                fallback = f"{exc}; the whole task ran offline instead"
+            finally:
+                tokens = client.usage.as_dict()
+                log.info("%s: %d LLM calls, %d prompt + %d completion tokens", request.task, tokens["calls"],
+                         tokens["prompt_tokens"], tokens["completion_tokens"])
+            log.warning("%s: %s", request.task, fallback)
+        result = self._attempt(request, None, notes, cancel, report, [])
+        result.fallback, result.tokens = fallback, tokens
+        result.trace[:0] = [f"model attempt: {t}" for t in attempted]
+        if fallback:
+            result.notes.insert(1 if self.source_note else 0, f"fallback: {fallback}")
+        return result
 
+    def _check(self, request: AgentRequest) -> None:
+        if request.task not in TASKS:
+            raise ValueError(f"unknown task {request.task!r} (one of {', '.join(TASKS)})")
+        if request.view.item is None and request.task != "ask":
+            raise ValueError(f"{request.task} needs an item")
+
+    def _attempt(self, request: AgentRequest, client: LLMClient | None, notes: list[str], cancel: CancelToken,
+                 report: Progress, trace: list[str]) -> SuggestionSet:
+        """One whole run in one mode: with ``client`` every step is the model's, without it every step is
+        offline. ``trace`` collects the steps (kept for ``--verbose`` when a model attempt is abandoned)."""
+        policy: OfflinePolicy = LLMPolicy(client) if client else OfflinePolicy()
+        plan, state = self.gather(request, client, policy, notes, cancel, report, trace)
         cancel.raise_if_cancelled()
         report("writing suggestions", 80)
-        mode, suggestions = self._compose(request, client, plan, state, notes)
-        notes.extend(n for n in policy.notes if n not in notes)
-
+        suggestions, more = self._compose(request, client, plan, state)
+        notes.extend(more)
         report("verifying citations", 95)
-        verifier = Verifier(self.source)
-        failed_total = 0
-        checked = []
-        for s in suggestions:
-            cites, failed = verifier.check_all(s.citations, drop_unverified=request.drop_unverified)
-            failed_total += failed
-            checked.append(replace(s, citations=cites))
-        if failed_total:
-            notes.append(f"{failed_total} citation(s) could not be verified against the index and are "
-                         + ("left out" if request.drop_unverified else "marked unverified"))
+        offered, more = self._verified(request.task, suggestions)
+        notes.extend(more)
+        if client is not None and not offered:
+            raise NothingUsable("none of the model's suggestions survived validation and citation checks")
+        if request.task == "ask" and not offered:
+            notes.append("no answer: nothing in the index supports one with a verified citation")
         ctx = request.view.item
-        tokens = client.usage.as_dict() if client else {}
-        if client:
-            log.info("%s %s: %d LLM calls, %d prompt + %d completion tokens", request.task, ctx.id if ctx else "",
-                     tokens["calls"], tokens["prompt_tokens"], tokens["completion_tokens"])
-        return SuggestionSet(request.task, mode, ctx.id if ctx else "", checked, notes, state.trace, tokens)
+        return SuggestionSet(request.task, MODE_LLM if client else MODE_OFFLINE, ctx.id if ctx else "", offered,
+                             notes, state.trace, client.usage.as_dict() if client else {})
+
+    def _verified(self, task: str, suggestions: list) -> tuple[list, list[str]]:
+        """Only verified citations are kept; a suggestion that needs one and has none is not offered."""
+        verifier = Verifier(self.source)
+        failed, unsupported, out = 0, 0, []
+        for s in suggestions:
+            cites, bad = verifier.check_all(s.citations, drop_unverified=True)
+            failed += bad
+            if not cites and not (isinstance(s, TraceLinkSuggestion) and s.relation in ("parent", "child")):
+                unsupported += 1
+                continue
+            out.append(replace(s, citations=cites))
+        notes = []
+        if failed:
+            notes.append(f"{failed} citation(s) could not be verified against the index and are left out")
+        if unsupported:
+            what = "answer" if task == "ask" else "suggestion(s)"
+            notes.append(f"{unsupported} {what} without a verified citation not offered")
+        return out, notes
 
     def gather(self, request: AgentRequest, client: LLMClient | None = None, policy: OfflinePolicy | None = None,
                notes: list[str] | None = None, cancel: CancelToken | None = None,
-               report: Progress | None = None) -> tuple[Plan, LoopState]:
+               report: Progress | None = None, trace: list[str] | None = None) -> tuple[Plan, LoopState]:
         """The agentic retrieval alone: plan, route, ask the document agents, run the loop. Returns the plan and
         the evidence state (the evaluation compares this evidence with plain top-k retrieval)."""
-        if request.task not in TASKS:
-            raise ValueError(f"unknown task {request.task!r} (one of {', '.join(TASKS)})")
+        self._check(request)
         ctx = request.view.item
-        if ctx is None and request.task != "ask":
-            raise ValueError(f"{request.task} needs an item")
         cancel = cancel or CancelToken()
         report = report or (lambda message, pct: None)
         policy = policy or OfflinePolicy()
         notes = notes if notes is not None else []
-        trace: list[str] = []
+        trace = trace if trace is not None else []
 
         report("planning", 5)
         documents_info = self.source.documents()
@@ -141,47 +197,36 @@ class Assistant:
     def _plan(self, request: AgentRequest, client: LLMClient | None, indexed: set[str], notes: list[str]) -> Plan:
         ctx = request.view.item
         if client is not None:
-            try:
-                proposed = client.structured(
-                    "plan_retrieval", RetrievalPlan,
-                    "Make a retrieval plan for the request: the topic, the question type, standards (e.g. "
-                    "'ISO 26262-9') and clauses to look at, keywords, the aspects the evidence must cover (each "
-                    "with a search query), and the clause references the request mentions, as written. Indexed "
-                    f"documents: {', '.join(sorted(indexed))}.",
-                    request_text(request.task, ctx, request.question))
-                return plan_from_llm(request.task, ctx, request.question, indexed, proposed)
-            except LLMError as exc:
-                notes.append(f"planning: endpoint failed ({exc}); used the deterministic planner")
-        plan = deterministic_plan(request.task, ctx, request.question, indexed)
+            proposed = client.structured(
+                "plan_retrieval", RetrievalPlan,
+                "Make a retrieval plan for the request: the topic, the question type, standards (e.g. "
+                "'ISO 26262-9') and clauses to look at, keywords, the aspects the evidence must cover (each "
+                "with a search query), and the clause references the request mentions, as written.",
+                {"request": request_data(request.task, ctx, request.question),
+                 "indexed_documents": sorted(indexed)}, max_tokens=PLAN_TOKENS)
+            plan = plan_from_llm(request.task, ctx, request.question, indexed, proposed)
+        else:
+            plan = deterministic_plan(request.task, ctx, request.question, indexed)
         notes.extend(plan.notes)
         return plan
 
-    def _compose(self, request: AgentRequest, client: LLMClient | None, plan: Plan, state: LoopState,
-                 notes: list[str]) -> tuple[str, list]:
+    def _compose(self, request: AgentRequest, client: LLMClient | None, plan: Plan,
+                 state: LoopState) -> tuple[list, list[str]]:
         view, task = request.view, request.task
         if client is not None:
-            text = request_text(task, view.item, request.question)
-            try:
-                if task == "derive":
-                    out, more = derive_llm(client, text, plan, state, view)
-                elif task == "links":
-                    out, more = links_llm(client, text, plan, state, view)
-                elif task == "rebut":
-                    out, more = rebut_llm(client, text, plan, state, view)
-                else:
-                    out, more = [answer_llm(client, request.question, plan, state)], []
-                notes.extend(more)
-                return MODE_LLM, out
-            except LLMError as exc:
-                notes.append(f"writing: endpoint failed ({exc}); composed offline from the patterns instead")
+            data = request_data(task, view.item, request.question)
+            if task == "derive":
+                return derive_llm(client, data, plan, state, view)
+            if task == "links":
+                return links_llm(client, data, plan, state, view)
+            if task == "rebut":
+                return rebut_llm(client, data, plan, state, view)
+            return answer_llm(client, request.question, plan, state)
         if task == "derive":
-            out, more = derive_offline(plan, state, view)
-            notes.extend(more)
-            return MODE_OFFLINE, out
+            return derive_offline(plan, state, view)
         if task == "links":
-            return MODE_OFFLINE, links_offline(plan, state, view)
+            return links_offline(plan, state, view), []
         if task == "rebut":
-            out, more = rebut_offline(plan, state, view)
-            notes.extend(more)
-            return MODE_OFFLINE, out
-        return MODE_OFFLINE, [answer_offline(plan, state, request.question)]
+            return rebut_offline(plan, state, view)
+        answer = answer_offline(plan, state, request.question)
+        return ([answer] if answer.citations else []), []

@@ -180,10 +180,10 @@ def deterministic_plan(task: str, ctx: ItemContext | None, question: str, indexe
         aspects = [Aspect(id="clauses", query=text[:300])]
     else:
         aspects = [Aspect(id=p.id, query=f"{p.query} {ctx.title if ctx else ''}"[:300]) for p in pats]
-    spec = RetrievalPlan(
+    spec = RetrievalPlan.model_construct(
         topic=(ctx.title if ctx else question)[:200], question_type=question_type(question) if task == "ask" else "fact",
-        documents=[], clauses=_dedupe(clauses)[:12], keywords=keywords_of(text, parents, limit=16),
-        aspects=aspects[:8], references=[r.text for r in resolved][:8],
+        documents=[], clauses=_dedupe(clauses), keywords=keywords_of(text, parents, limit=16),
+        aspects=aspects, references=[r.text for r in resolved],
     )
     return finalise(Plan(task, spec, resolved, patterns=pats), indexed)
 
@@ -209,44 +209,70 @@ def _dedupe(clauses: list[ClauseTarget]) -> list[ClauseTarget]:
     return out
 
 
+MAX_CLAUSES = 12
+MAX_ASPECTS = 8
+
+
 def finalise(plan: Plan, indexed: set[str]) -> Plan:
-    """Keep only documents the index holds; the plan's documents are those plus the documents of its clauses."""
+    """Keep only documents the index holds, then cut to :data:`MAX_CLAUSES` / :data:`MAX_ASPECTS` (in that
+    order, so an unindexed clause never takes the place of an indexed one); the plan's documents are its
+    own plus the documents of its clauses."""
     spec = plan.spec
     kept = [c for c in _dedupe(spec.clauses) if c.document in indexed]
     dropped = {c.document for c in spec.clauses} - indexed
     if dropped:
         plan.notes.append("not indexed, skipped: " + ", ".join(sorted(dropped)))
     docs = [d for d in dict.fromkeys([*spec.documents, *(c.document for c in kept)]) if d in indexed]
-    plan.spec = spec.model_copy(update={"clauses": kept, "documents": docs[:6]})
+    plan.spec = spec.model_copy(update={"clauses": kept[:MAX_CLAUSES], "documents": docs[:6],
+                                        "aspects": spec.aspects[:MAX_ASPECTS], "references": spec.references[:8]})
     return plan
 
 
 def plan_from_llm(task: str, ctx: ItemContext | None, question: str, indexed: set[str], proposed: RetrievalPlan) -> Plan:
-    """An LLM-proposed plan, with its references resolved by the same rules and the pattern aspects kept.
+    """An LLM-proposed plan merged into the deterministic one, which it can extend but never displace.
 
-    The LLM chooses topic, keywords, clauses and queries; the aspects the offline patterns would cover are
-    added so that the sufficiency check cannot be argued away by the model.
+    The item's own clause references, the patterns' clause hints and the patterns' aspects come first and
+    always survive; the model's clauses (and the references it names, resolved by the same rules) and
+    aspects fill the remaining places, after unindexed documents are dropped. The model chooses topic,
+    question type, documents and keywords (the item's keywords are kept after the model's), so neither the
+    sufficiency check nor the item's own clauses can be argued away by the model.
     """
     base = deterministic_plan(task, ctx, question, indexed)
     resolved = resolve_references(" ".join(proposed.references), _default_document(ctx))
     extra = [ClauseTarget(document=r.document, clause=r.clause, reason=f"LLM reference ({r.how})") for r in resolved]
-    aspects = {a.id: a for a in [*proposed.aspects, *base.spec.aspects]}
+    own = base.spec.clauses
+    theirs = [c for c in _dedupe([*proposed.clauses, *extra]) if c.document in indexed]
+    dropped = {c.document for c in [*proposed.clauses, *extra]} - indexed
+    mine = {a.id for a in base.spec.aspects}
+    aspects = [*base.spec.aspects, *(a for a in proposed.aspects if a.id not in mine and a.query.strip())]
     spec = proposed.model_copy(update={
-        "clauses": _dedupe([*proposed.clauses, *extra, *base.spec.clauses])[:12],
-        "aspects": list(aspects.values())[:8],
+        "clauses": _dedupe([*own, *theirs]),
+        "aspects": aspects[:max(MAX_ASPECTS, len(base.spec.aspects))],
         "keywords": list(dict.fromkeys([*proposed.keywords, *base.spec.keywords]))[:16],
+        "references": [*base.spec.references, *proposed.references],
     })
-    return finalise(Plan(task, spec, [*base.resolved, *resolved], patterns=base.patterns), indexed)
+    plan = Plan(task, spec, [*base.resolved, *resolved], notes=list(base.notes), patterns=base.patterns)
+    if dropped:
+        plan.notes.append("not indexed, skipped: " + ", ".join(sorted(dropped)))
+    kept = [c for c in plan.spec.clauses if c.document in indexed]
+    plan.spec = plan.spec.model_copy(update={
+        "clauses": kept[:max(MAX_CLAUSES, len(own))],
+        "documents": [d for d in dict.fromkeys([*spec.documents, *(c.document for c in kept)]) if d in indexed][:6],
+        "references": spec.references[:16]})
+    return plan
 
 
-def request_text(task: str, ctx: ItemContext | None, question: str) -> str:
-    """The request as the LLM planner sees it (the item's own words; no corpus text)."""
+def request_data(task: str, ctx: ItemContext | None, question: str) -> dict[str, object]:
+    """The request as the model reads it, inside its data block: the item's own words (or the question)."""
     if ctx is None:
-        return f"Task: {task}\nQuestion: {question}"
-    parents = "; ".join(f"{p.id} ({p.title}, ASIL {p.asil or '-'})" for p in ctx.parents) or "none"
-    attrs = "; ".join(f"{k}: {v}" for k, v in ctx.attributes.items() if k not in ("derived-from",)) or "none"
-    return (f"Task: {task}\nItem: {ctx.id} ({ctx.kind}, {ctx.category}, ASIL {ctx.asil or 'not stated'})\n"
-            f"Title: {ctx.title}\nStatement: {ctx.statement}\nEARS: {ctx.ears or '-'}\nParents: {parents}\n"
-            f"Attributes: {attrs}\n"
-            f"Cited clauses: {', '.join(ctx.clause_refs) or 'none'}\nQuestion: {question or '-'}\n"
-            f"Words to match patterns: {item_words(ctx)[:300]}")
+        return {"task": task, "question": question}
+    return {
+        "task": task,
+        "item": {"id": ctx.id, "kind": ctx.kind, "category": ctx.category, "asil": ctx.asil or "not stated",
+                 "language": ctx.language, "title": ctx.title, "statement": ctx.statement, "ears": ctx.ears or "",
+                 "attributes": {k: v for k, v in ctx.attributes.items() if k != "derived-from"},
+                 "cited_clauses": list(ctx.clause_refs)},
+        "parents": [{"id": p.id, "title": p.title, "asil": p.asil or ""} for p in ctx.parents],
+        "question": question,
+        "words_to_match_patterns": item_words(ctx)[:300],
+    }

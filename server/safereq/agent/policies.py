@@ -2,8 +2,10 @@
 
 :class:`OfflinePolicy` makes each decision deterministically (routing by retrieval scores, engine choice by
 question type, extractive condensation, sufficiency by coverage). :class:`LLMPolicy` asks the model for the
-same decisions through structured outputs and validates them; when the endpoint fails for good it falls
-back to the offline decision for that step and records a note, so a flaky endpoint degrades, never breaks.
+same decisions through structured outputs and validates them. A valid reply that chooses nothing usable
+(an index out of range) gets the offline choice for that decision; an endpoint that fails for good raises
+:class:`~.generate.LLMError`, and the pipeline then runs the whole task offline: a step never mixes an
+offline fallback into evidence the model already shaped.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .generate import LLMClient, LLMError
+from .generate import LLMClient
 from .knowledge import tokens
 
 log = logging.getLogger(__name__)
 
 MIN_RELEVANT_OVERLAP = 2
+DECISION_TOKENS = 300  # a routing, engine or loop decision: a few indexes and a reason
+CONDENSE_TOKENS = 800
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +117,6 @@ class OfflinePolicy:
 
     mode = "offline"
 
-    def __init__(self) -> None:
-        self.notes: list[str] = []
-
     def route(self, choices: Sequence[Choice], query: str, limit: int) -> list[tuple[int, str]]:
         ranked = sorted(range(len(choices)), key=lambda i: (-choices[i].score, i))
         return [(i, f"retrieval score {choices[i].score:.3f}") for i in ranked if choices[i].score > 0][:limit]
@@ -135,54 +136,37 @@ class OfflinePolicy:
 
 
 class LLMPolicy(OfflinePolicy):
-    """Decisions by the model, validated; any :class:`LLMError` falls back to the offline decision."""
+    """Decisions by the model, validated; :class:`~.generate.LLMError` propagates (the task falls back whole)."""
 
     mode = "llm"
 
     def __init__(self, client: LLMClient) -> None:
-        super().__init__()
         self.client = client
 
-    def _fallback(self, step: str, exc: LLMError) -> None:
-        note = f"{step}: endpoint failed ({exc}); used the offline policy"
-        log.warning(note)
-        if note not in self.notes:
-            self.notes.append(note)
-
     def route(self, choices: Sequence[Choice], query: str, limit: int) -> list[tuple[int, str]]:
-        menu = "\n".join(f"{i}: {c.name} — {c.description}" for i, c in enumerate(choices))
-        try:
-            out = self.client.structured(
-                "route_documents", Selections,
-                f"Pick at most {limit} documents most relevant to the request, by index, with a reason.",
-                f"Request: {query}\n\nDocuments:\n{menu}")
-        except LLMError as exc:
-            self._fallback("routing", exc)
-            return super().route(choices, query, limit)
+        out = self.client.structured(
+            "route_documents", Selections,
+            f"Pick at most {limit} documents most relevant to the request, by their index, with a reason.",
+            {"request": query, "documents": [{"index": i, "name": c.name, "description": c.description}
+                                             for i, c in enumerate(choices)]}, max_tokens=DECISION_TOKENS)
         picked = [(s.index, s.reason) for s in out.choices if s.index < len(choices)]
         return list(dict.fromkeys(picked))[:limit] or super().route(choices, query, limit)
 
     def pick_engine(self, choices: Sequence[Choice], query: str, question_type: str) -> int:
-        menu = "\n".join(f"{i}: {c.name} — {c.description}" for i, c in enumerate(choices))
-        try:
-            out = self.client.structured("pick_engine", Selections, "Pick the one engine that best answers the question.",
-                                         f"Question: {query}\n\nEngines:\n{menu}")
-        except LLMError as exc:
-            self._fallback("engine choice", exc)
-            return super().pick_engine(choices, query, question_type)
+        out = self.client.structured(
+            "pick_engine", Selections, "Pick the one engine, by its index, that best answers the question.",
+            {"question": query, "engines": [{"index": i, "name": c.name, "description": c.description}
+                                            for i, c in enumerate(choices)]}, max_tokens=DECISION_TOKENS)
         valid = [s.index for s in out.choices if s.index < len(choices)]
         return valid[0] if valid else super().pick_engine(choices, query, question_type)
 
     def condense(self, query: str, chunks: Sequence[tuple[str, str, str]]) -> Condensed:
-        context = [{"document": d, "clause": c, "text": t} for d, c, t in chunks]
-        try:
-            out = self.client.structured(
-                "condense", CondensedOut,
-                "Condense the context to what is relevant to the question, keeping clause numbers. If nothing "
-                "is relevant set relevant=false and leave context empty.", f"Question: {query}", context)
-        except LLMError as exc:
-            self._fallback("condensation", exc)
-            return super().condense(query, chunks)
+        out = self.client.structured(
+            "condense", CondensedOut,
+            "Condense the context to what is relevant to the question, keeping clause numbers. If nothing "
+            "is relevant set relevant=false and leave context empty.",
+            {"question": query, "context": [{"document": d, "clause": c, "text": t} for d, c, t in chunks]},
+            max_tokens=CONDENSE_TOKENS)
         if not out.relevant or not out.context.strip():
             return Condensed("")
         known = {c for _, c, _ in chunks}
@@ -190,13 +174,9 @@ class LLMPolicy(OfflinePolicy):
         return Condensed(out.context, list(dict.fromkeys(cited)))
 
     def next_action(self, state: object) -> Action | None:
-        try:
-            out = self.client.structured(
-                "next_action", ActionOut,
-                "Choose the next step to gather evidence: browse a clause's children, read a clause, search, or "
-                "stop when the evidence suffices. Use only documents and clauses listed in the state.",
-                state.describe())  # type: ignore[attr-defined]
-        except LLMError as exc:
-            self._fallback("planning loop", exc)
-            return None
+        out = self.client.structured(
+            "next_action", ActionOut,
+            "Choose the next step to gather evidence: browse a clause's children, read a clause, search, or "
+            "stop when the evidence suffices. Use only documents and clauses listed in the state.",
+            state.describe(), max_tokens=DECISION_TOKENS)  # type: ignore[attr-defined]
         return Action(out.action, out.document, out.clause, out.query, out.reason)

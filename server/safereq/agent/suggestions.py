@@ -39,6 +39,8 @@ class Citation:
                                "verified": self.verified}
         if self.title:
             out["title"] = self.title
+        if self.year:
+            out["year"] = self.year
         if self.note:
             out["note"] = self.note
         return out
@@ -128,8 +130,10 @@ Suggestion = DerivedRequirement | TraceLinkSuggestion | Rebuttal | Answer
 class SuggestionSet:
     """The result of one task: who made it (``mode``), for which item, the suggestions and notes.
 
-    ``notes`` says what the user should know (unverified citations dropped, budget exhausted, endpoint
-    failed and the offline policies took over); ``trace`` lists the agent's steps for ``--verbose`` and logs.
+    ``mode`` is the mode that made every suggestion ("llm" or "offline"); ``fallback`` says why a task meant
+    for the model ran offline ("" when it did not). ``notes`` says what the user should know (unverified
+    citations left out, suggestions dropped and why); ``trace`` lists the agent's steps for ``--verbose``.
+    Every citation in ``suggestions`` is verified.
     """
 
     task: str
@@ -139,10 +143,13 @@ class SuggestionSet:
     notes: list[str] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
+    fallback: str = ""
 
     def to_json(self, *, with_trace: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"task": self.task, "mode": self.mode, "item": self.item_id,
                                "suggestions": [s.to_json() for s in self.suggestions], "notes": list(self.notes)}
+        if self.fallback:
+            out["fallback"] = self.fallback
         if self.tokens:
             out["tokens"] = dict(self.tokens)
         if with_trace:
@@ -159,7 +166,7 @@ def from_json(data: dict[str, Any]) -> SuggestionSet:
     sugg: list[Any] = []
     for raw in data.get("suggestions", []):
         cites = [Citation(c["document"], c["clause"], c["quote"], bool(c.get("verified")), c.get("title", ""),
-                          note=c.get("note", "")) for c in raw.get("citations", [])]
+                          c.get("year", ""), note=c.get("note", "")) for c in raw.get("citations", [])]
         if task == "derive":
             sugg.append(DerivedRequirement(
                 raw["id"], raw.get("title", ""), raw["statement"], raw.get("asil", ""), list(raw.get("derived_from", [])),
@@ -174,4 +181,4 @@ def from_json(data: dict[str, Any]) -> SuggestionSet:
         else:
             sugg.append(Answer(raw.get("statement", ""), cites))
     return SuggestionSet(task, data.get("mode", ""), data.get("item", ""), sugg, list(data.get("notes", [])),
-                         list(data.get("trace", [])), dict(data.get("tokens", {})))
+                         list(data.get("trace", [])), dict(data.get("tokens", {})), str(data.get("fallback", "")))

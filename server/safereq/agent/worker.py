@@ -9,16 +9,21 @@ Messages to the worker (one JSON object per line)::
 
     {"id": 1, "method": "configure", "params": {"index_dir": "...", "llm": {"baseUrl": "...", "model": "..."}}}
     {"id": 2, "method": "sync", "params": {"documents": {"path": "text"}, "removed": ["path"]}}
-    {"id": 3, "method": "run", "params": {"task": "derive", "path": "...", "item": "FSR-1", "question": "",
-                                           "drop_unverified": true}}
+    {"id": 3, "method": "run", "params": {"task": "derive", "path": "...", "item": "FSR-1", "question": ""}}
     {"method": "cancel", "params": {"id": 3}}
-    {"id": 4, "method": "ping"}            {"method": "shutdown"}
+    {"id": 4, "method": "ping"}            {"id": 5, "method": "warm"}            {"method": "shutdown"}
 
 Messages from the worker::
 
     {"id": 3, "progress": {"message": "reading ISO 26262-9", "percentage": 20}}
-    {"id": 3, "result": {...SuggestionSet.to_json()...}}
+    {"id": 3, "result": {...SuggestionSet.to_json()..., "worker": {"warm": true, "imported": []}}}
     {"id": 3, "error": {"kind": "cancelled" | "invalid" | "failed", "message": "..."}}
+
+``warm`` loads, before the first request, what a request needs: the knowledge source, every module of the
+pipeline (and openai and LlamaIndex when an endpoint is configured), the rule files, the embedding model
+the link ranking compares meanings with, and caches, by running each task once offline on a small synthetic
+item that has unlinked candidates. A run's ``worker.imported`` lists the modules it had to
+import itself: after ``warm``, none (the language server's tests check this).
 
 The API key is read from the worker's environment (inherited from the server), never from a message.
 Anything a library prints goes to stderr: the protocol owns the real stdout.
@@ -38,6 +43,31 @@ from typing import Any, TextIO
 log = logging.getLogger("safereq.agent.worker")
 
 MAX_LINE = 64 * 1024 * 1024
+WORKER_NICENESS = 5
+WARM_UP_DOCUMENT = """# Warm-up
+
+## SG-1: Avoid unintended braking
+The vehicle shall not brake without a driver request.
+
+- ASIL: D
+
+## SG-2: Avoid a loss of braking
+The vehicle shall brake when the driver requests it.
+
+- ASIL: D
+
+## FSR-1: Monitor the brake request
+If the brake request is implausible, then the brake controller shall reject it within 20 ms.
+
+- ASIL: D
+- Derived from: SG-1
+- Cites: ISO 26262-4:2018 §6.4
+
+## TSR-1: Check the brake request range
+The brake software shall reject a brake request outside 0 to 100 %.
+
+- ASIL: D
+"""
 
 
 class Worker:
@@ -54,6 +84,7 @@ class Worker:
         self.llm_config: dict[str, Any] = {}
         self.not_modal: dict[str, tuple[str, ...]] = {}  # the project's extra not-modal words by language
         self._assistants: dict[str, Any] = {}
+        self.warm = False
         self._tokens: dict[Any, Any] = {}
         self._jobs: queue.Queue[tuple[Any, dict[str, Any]] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._job_loop, name="safereq-agent-job", daemon=True)
@@ -91,7 +122,7 @@ class Worker:
                 token.cancel()
             return True
         if method == "ping":
-            self.send({"id": msg_id, "result": {"pong": True, "pid": os.getpid()}})
+            self.send({"id": msg_id, "result": {"pong": True, "pid": os.getpid(), "warm": self.warm}})
         elif method == "configure":
             self.configure(params)
             self.send({"id": msg_id, "result": {"ok": True}})
@@ -118,6 +149,7 @@ class Worker:
         self.not_modal = {str(k): tuple(map(str, v)) for k, v in words.items() if isinstance(v, list)} if isinstance(
             words, dict) else {}
         self._assistants.clear()
+        self.warm = False
 
     def sync(self, params: dict[str, Any]) -> None:
         documents = params.get("documents") or {}
@@ -151,7 +183,7 @@ class Worker:
             try:
                 if params.get("task") == "warm":
                     self._warm()
-                    self.send({"id": msg_id, "result": {"ok": True}})
+                    self.send({"id": msg_id, "result": {"ok": True, "warm": self.warm}})
                 else:
                     self.send({"id": msg_id, "result": self._run(msg_id, params)})
             except Exception as exc:
@@ -160,10 +192,29 @@ class Worker:
                 self._tokens.pop(msg_id, None)
 
     def _warm(self) -> None:
-        from .documents import _li
+        """Load what the first request needs (see the module docstring); never calls the model."""
+        from ..workspace import Workspace
+        from .context import workspace_view
+        from .generate import LLMSettings
+        from .pipeline import TASKS, AgentRequest, Assistant
 
-        _li()
-        self.assistant()
+        assistant = self.assistant()
+        if assistant.llm.enabled:
+            import openai  # noqa: F401  (the LLM path's client, loaded now rather than on the first request)
+
+            from .documents import _li
+
+            _li()
+        from .linking import warm_meaning
+
+        warm_meaning()  # the rehearsal's texts may all be in the vector cache already
+        rehearsal = Assistant(assistant.source, LLMSettings(), assistant.source_note)
+        ws = Workspace()
+        ws.update("<warm-up>", WARM_UP_DOCUMENT)
+        for task in TASKS:
+            item = ws.item("FSR-1") if task != "ask" else None
+            rehearsal.run(AgentRequest(task, workspace_view(ws, item, self.not_modal), "What is a safe state?"))
+        self.warm = True
 
     def _report(self, msg_id: Any, exc: Exception) -> None:
         from .generate import Cancelled
@@ -194,14 +245,16 @@ class Worker:
                 item = defs[0]
             view = workspace_view(self.workspace, item, self.not_modal)
         request = AgentRequest(task, view, str(params.get("question", "") or ""),
-                               max_hops=int(params.get("max_hops", 8)),
-                               drop_unverified=bool(params.get("drop_unverified", False)))
+                               max_hops=int(params.get("max_hops", 8)))
 
         def progress(message: str, percentage: int) -> None:
             self.send({"id": msg_id, "progress": {"message": message, "percentage": percentage}})
 
+        before = set(sys.modules)
         result = self.assistant().run(request, cancel=token, progress=progress)
-        return result.to_json(with_trace=True)
+        out = result.to_json(with_trace=True)
+        out["worker"] = {"warm": self.warm, "imported": sorted(set(sys.modules) - before)[:100]}
+        return out
 
     def close(self) -> None:
         for token in list(self._tokens.values()):
@@ -214,6 +267,11 @@ def main() -> int:
     os.environ.setdefault("LANCE_LOG", "error")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if hasattr(os, "nice"):  # background work (the warm-up above all) yields the CPU to the server and the user
+        try:
+            os.nice(WORKER_NICENESS)
+        except OSError:
+            pass
     proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr

@@ -58,6 +58,7 @@ class Config:
     source: Path | None = None
     external_ids: tuple[str, ...] = ()
     external_id_url: str | None = None
+    impact_keys: tuple[str, ...] = ()  # [impact] attributes: what linked items also depend on
 
     def severity(self, rule_id: str, default: Severity, enabled: bool) -> Severity | None:
         """The severity to report ``rule_id`` with, or None when the rule is off."""
@@ -137,7 +138,8 @@ def _expand(rules: dict[str, str]) -> dict[str, str]:
 def _config(project: ProjectFile, path: Path | None) -> Config:
     kinds = {prefix: spec.model_dump(exclude_none=True) for prefix, spec in project.kinds.items()}
     return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude), project.index,
-                  project.llm, project.corpora, path, tuple(project.external_ids), project.external_id_url)
+                  project.llm, project.corpora, path, tuple(project.external_ids), project.external_id_url,
+                  tuple(project.impact.attributes))
 
 
 def load_config_file(path: Path) -> Config:
@@ -152,6 +154,8 @@ def load_config_file(path: Path) -> Config:
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else (len(text.rstrip("\n").split("\n")) if "end of document" in str(exc) else None)
         raise ConfigError(path, line, f"invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(path, None, "invalid TOML: arrays or inline tables nested too deeply") from None
     prefix = ""
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("safereq")

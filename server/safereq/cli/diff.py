@@ -52,6 +52,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..checks.config import load_config, load_config_file
     from ..impact import review_state
     from ..impact.diff import diff_workspaces
+    from ..impact.snapshot import keys_for
     from ..impact.report import render_json, render_markdown, render_text
     from ..impact.revisions import RevisionError, read_revision, repository
     from ..model.vocabulary import load_vocabulary
@@ -96,7 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     from .check import _gc_paused  # parsing a whole workspace makes no cycles for the collector to find
 
     with _gc_paused():
-        result = diff_workspaces(workspace(old_sources), workspace(new_sources), review, changed=shown)
+        result = diff_workspaces(workspace(old_sources), workspace(new_sources), review,
+                                 keys_for(config.impact_keys), changed=shown)
         args.retained = result  # freed by the process's exit, not one object at a time (see cli.main)
     shown_new = new_rev or WORKTREE
     render = {"json": render_json, "markdown": render_markdown}.get(args.format, render_text)

@@ -61,8 +61,8 @@ def _run(args: argparse.Namespace) -> int:
         config = load_config_file(Path(args.config))
     else:
         config = load_config(Path.cwd())
-    fragments = [read(Path(p)) for p in args.fragments]
-    with _gc_paused():
+    with _gc_paused():  # reading fragments and parsing their documents makes no cycles for the collector
+        fragments = [read(Path(p)) for p in args.fragments]
         checker = Checker(config)
         merged = merge(fragments, checker, Workspace(load_vocabulary(config.kinds) if config.kinds else None))
         args.retained = merged

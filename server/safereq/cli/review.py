@@ -60,7 +60,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..checks.config import load_config, load_config_file
     from ..impact import review_state
     from ..impact.suspect import SnapshotCache, mark_reviewed, suspects, trace_links
-    from ..impact.snapshot import describe
+    from ..impact.snapshot import describe, keys_for
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import Excluder, display_path, load
@@ -83,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
     ws = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
     ws.update_many((s.path, s.text) for s in loaded.sources)
     state = review_state.load(root)
-    cache = SnapshotCache()
+    cache = SnapshotCache(keys_for(config.impact_keys))
     links = list(trace_links(ws))
     shown = display_path(state.path or root / review_state.FILE_NAME, cwd)
 

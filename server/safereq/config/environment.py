@@ -33,6 +33,7 @@ class Environment(BaseModel):
     llm_model: str = Field("", alias="SAFEREQ_LLM_MODEL")
     llm_api_key: str = Field("", alias="SAFEREQ_LLM_API_KEY")
     llm_timeout: str = Field("", alias="SAFEREQ_LLM_TIMEOUT")
+    llm_deadline: str = Field("", alias="SAFEREQ_LLM_DEADLINE")
     openai_api_key: str = Field("", alias="OPENAI_API_KEY")
 
     @classmethod
@@ -61,8 +62,16 @@ class Environment(BaseModel):
 
     @property
     def llm_timeout_seconds(self) -> float | None:
-        try:
-            value = float(self.llm_timeout)
-        except ValueError:
-            return None
-        return value if value > 0 else None
+        return _seconds(self.llm_timeout)
+
+    @property
+    def llm_deadline_seconds(self) -> float | None:
+        return _seconds(self.llm_deadline)
+
+
+def _seconds(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value > 0 else None

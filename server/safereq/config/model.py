@@ -64,10 +64,32 @@ class LLMConfig(_Closed):
     max_retries: int | None = Field(None, ge=0, validation_alias=AliasChoices("max_retries", "maxRetries"))
     backoff: float | None = Field(None, ge=0)
     max_tokens: int | None = Field(None, gt=0, validation_alias=AliasChoices("max_tokens", "maxTokens"))
+    deadline: float | None = Field(None, gt=0)
+    breaker_failures: int | None = Field(None, ge=1, validation_alias=AliasChoices("breaker_failures", "breakerFailures"))
+    breaker_cooldown: float | None = Field(None, ge=0, validation_alias=AliasChoices("breaker_cooldown", "breakerCooldown"))
 
     def values(self) -> dict[str, Any]:
         """The settings given, by their file names (what crosses to the agent's worker process)."""
         return self.model_dump(exclude_none=True)
+
+
+class ImpactSettings(_Closed):
+    """``[impact]``: attributes a linked item also depends on, beside the statement, ASIL, safe state, FTTI and
+    allocation (change impact, docs/change-impact.md)."""
+
+    attributes: list[str] = []
+
+    @field_validator("attributes")
+    @classmethod
+    def _known_keys(cls, value: list[str]) -> list[str]:
+        from ..data import load_rules_yaml
+
+        keys = {k for k, spec in load_rules_yaml("attributes.yaml")["attributes"].items() if spec.get("type") != "links"}
+        for key in value:
+            if key not in keys:
+                raise _Named(("impact", "attributes"), f"unknown attribute '{key}' in impact.attributes (an attribute "
+                                                       f"key of rules/attributes.yaml, not a link){closest(key, keys)}")
+        return value
 
 
 class KindSpec(_Closed):
@@ -108,6 +130,7 @@ class ProjectFile(_Closed):
     index: IndexSettings = IndexSettings()
     llm: LLMConfig = LLMConfig()
     corpora: CorporaSettings = CorporaSettings()
+    impact: ImpactSettings = ImpactSettings()
 
     @field_validator("rules")
     @classmethod

@@ -31,6 +31,11 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def keys_for(extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """The attributes compared: the defaults, then a project's own (``[impact] attributes``)."""
+    return DEFAULT_KEYS + tuple(k for k in extra if k not in DEFAULT_KEYS)
+
+
 def snapshot(item: Item, keys: Iterable[str] = DEFAULT_KEYS) -> Snapshot:
     """The item's statement and relevant attributes, empty values left out (a missing ASIL is no entry)."""
     out: Snapshot = {}

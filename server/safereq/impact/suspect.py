@@ -102,7 +102,7 @@ def suspects(ws: Workspace, state: ReviewState, cache: SnapshotCache | None = No
     """The suspect links held by ``items`` (default: all), in workspace order."""
     if not state.recorded:
         return []
-    cache = cache or SnapshotCache()
+    cache = cache if cache is not None else SnapshotCache()  # an empty cache is falsy (it has a length)
     out: list[Suspect] = []
     for tl in trace_links(ws, items):
         reviewed = state.reviewed(tl.child.id, tl.parent.id)
@@ -119,7 +119,7 @@ def suspects(ws: Workspace, state: ReviewState, cache: SnapshotCache | None = No
 def mark_reviewed(ws: Workspace, state: ReviewState, links: Iterable[TraceLink],
                   cache: SnapshotCache | None = None) -> int:
     """Record each link as reviewed against its parent as it is now; the number of links that changed."""
-    cache = cache or SnapshotCache()
+    cache = cache if cache is not None else SnapshotCache()  # an empty cache is falsy (it has a length)
     count = 0
     for tl in links:
         snap, fp = cache.get(tl.parent)

@@ -2,8 +2,12 @@
 
 pygls keeps its own copies, but applies edits by rebuilding the whole text line by line and silently
 accepts stale versions and ranges past the end. Here an edit costs in proportion to the lines it touches,
-an out-of-order version or an impossible range is refused with a clear message (and the document is left
-as it was), and the text handed to the core always uses ``\\n`` line breaks.
+and the text handed to the core always uses ``\\n`` line breaks.
+
+A change that cannot be applied (an out-of-order version, a range that does not exist) means the server no
+longer knows what the editor shows. LSP has no way to ask for the text again, so the document is marked
+*diverged*: it stays so, and nothing is computed from its text, until a change replaces the whole text or the
+editor opens it again. Guessing would be worse: a fix computed on stale text edits the wrong characters.
 """
 
 from __future__ import annotations
@@ -22,13 +26,14 @@ class ChangeError(ValueError):
 class OpenDocument:
     """One open document: its URI, version and lines (without terminators)."""
 
-    __slots__ = ("uri", "version", "language_id", "lines", "_text")
+    __slots__ = ("uri", "version", "language_id", "lines", "diverged", "_text")
 
     def __init__(self, uri: str, text: str, version: int | None, language_id: str = "") -> None:
         self.uri = uri
         self.version = version
         self.language_id = language_id
         self.lines: list[str] = split_lines(text)
+        self.diverged: str | None = None  # why the text is no longer the editor's, while it is not
         self._text: str | None = None
 
     @property
@@ -39,30 +44,51 @@ class OpenDocument:
         return self._text
 
     def apply(self, version: int | None, changes: Sequence[types.TextDocumentContentChangeEvent], codec: Codec) -> None:
-        """Apply ``changes`` in order; all or nothing. Raises :class:`ChangeError` on a stale version or bad range."""
-        if version is not None and self.version is not None and version <= self.version:
-            raise ChangeError(
-                f"{self.uri}: change to version {version} arrived after version {self.version}; ignored"
-            )
-        lines = self.lines
-        copied = False
-        for change in changes:
-            if isinstance(change, types.TextDocumentContentChangePartial):
-                if not copied:
-                    lines = list(lines)
-                    copied = True
-                try:
-                    sl, sc = codec.to_core(lines, change.range.start, allow_end=True)
-                    el, ec = codec.to_core(lines, change.range.end, allow_end=True)
-                except PositionError as exc:
-                    raise ChangeError(f"{self.uri}: change range {exc}; change ignored") from None
-                if (el, ec) < (sl, sc):
-                    raise ChangeError(f"{self.uri}: change range ends before it starts; change ignored")
-                new = split_lines(lines[sl][:sc] + change.text + lines[el][ec:])
-                lines[sl:el + 1] = new
-            else:
-                lines = split_lines(change.text)
-                copied = True
+        """Apply ``changes`` in order, all or nothing.
+
+        Raises :class:`ChangeError` on a stale version or a bad range, and the document is then diverged.
+        A diverged document takes only whole-text changes (the ones after the last such change in the batch).
+        """
+        if self.diverged is not None:
+            whole = [i for i, c in enumerate(changes) if not isinstance(c, types.TextDocumentContentChangePartial)]
+            self.version = version
+            if not whole:
+                return
+            changes = changes[whole[-1]:]
+        elif version is not None and self.version is not None and version <= self.version:
+            self._diverge(version, f"{self.uri}: change to version {version} arrived after version {self.version}")
+        try:
+            lines = _applied(self.lines, changes, codec)
+        except ChangeError as exc:
+            self._diverge(version, f"{self.uri}: {exc}")
         self.lines = lines
         self.version = version
+        self.diverged = None
         self._text = None
+
+    def _diverge(self, version: int | None, reason: str) -> None:
+        self.diverged = reason
+        self.version = version
+        raise ChangeError(f"{reason}; the server no longer has the editor's text of this document")
+
+
+def _applied(lines: list[str], changes: Sequence[types.TextDocumentContentChangeEvent], codec: Codec) -> list[str]:
+    """``lines`` after ``changes`` (a new list when anything changed; ``lines`` itself is never modified)."""
+    copied = False
+    for change in changes:
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            if not copied:
+                lines = list(lines)
+                copied = True
+            try:
+                sl, sc = codec.to_core(lines, change.range.start, allow_end=True)
+                el, ec = codec.to_core(lines, change.range.end, allow_end=True)
+            except PositionError as exc:
+                raise ChangeError(f"change range {exc}") from None
+            if (el, ec) < (sl, sc):
+                raise ChangeError("change range ends before it starts")
+            lines[sl:el + 1] = split_lines(lines[sl][:sc] + change.text + lines[el][ec:])
+        else:
+            lines = split_lines(change.text)
+            copied = True
+    return lines

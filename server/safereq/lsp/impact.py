@@ -35,7 +35,9 @@ def _suspects(session: Session, items: list[Item]) -> list[Suspect]:
     review = session.review
     if review is None or not review.recorded or session.checker.severities.get(RULE) is None:
         return []
-    return suspects(session.workspace, review, SnapshotCache(), items)
+    from ..impact.snapshot import keys_for
+
+    return suspects(session.workspace, review, SnapshotCache(keys_for(session.config.impact_keys)), items)
 
 
 def _what(s: Suspect) -> str:
@@ -146,8 +148,11 @@ def mark_reviewed(ls: SafereqServer, args: list[Any]) -> dict[str, Any]:
         what = "every link in the document"
     if not chosen:
         raise invalid(f"no trace link to mark reviewed for {what}")
+    from ..impact.snapshot import keys_for
+    from ..impact.suspect import SnapshotCache
+
     state = session.review if session.review is not None else ReviewState()
-    changed = record(ws, state, chosen)
+    changed = record(ws, state, chosen, SnapshotCache(keys_for(session.config.impact_keys)))
     try:
         state.save(session.review_root / FILE_NAME)
     except OSError as exc:

@@ -60,7 +60,9 @@ def code_lens(ls: SafereqServer, params: types.CodeLensParams) -> list[types.Cod
     for span, title, item_id in suspect_lenses(session, key):
         out.append(types.CodeLens(range=session.codec.range(lines, span),
                                   command=types.Command(title=title, command=command, arguments=[uri, item_id])))
-    return out
+    from .review import code_lenses as review_lenses
+
+    return out + review_lenses(ls, key)
 
 
 def inlay_hints(ls: SafereqServer, params: types.InlayHintParams) -> list[types.InlayHint]:

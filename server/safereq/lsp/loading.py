@@ -54,6 +54,17 @@ async def initialized(ls: SafereqServer, params: types.InitializedParams) -> Non
     session.loaded = True
     ls.publisher.schedule(now=True)
     ls.send_status()
+    _warm_up_agent(ls)
+
+
+def _warm_up_agent(ls: SafereqServer) -> None:
+    """Start the agent worker in the background so that the first agent code action pays no imports."""
+    from .agent_actions import warm
+
+    try:
+        warm(ls)
+    except Exception as exc:  # the checks work without the agent
+        log.info("could not start the agent worker: %s", exc)
 
 
 async def _warm_up_checks(ls: SafereqServer) -> None:

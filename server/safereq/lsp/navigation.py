@@ -86,6 +86,12 @@ async def rename(ls: SafereqServer, params: types.RenameParams) -> types.Workspa
     if found is None:
         raise failed("Only item IDs can be renamed (an ID in an item heading, a link or a HARA table).")
     await asyncio.sleep(0)
+    if session.diverged():  # its links are unknown: a rename would miss or damage them
+        raise failed(f"safereq no longer knows the editor's text of {', '.join(session.diverged())}: close and "
+                     "reopen it before renaming")
+    stale = session.reread_if_changed()  # closed files changed on disk without a file event
+    if stale:
+        ls.publisher.schedule(set(stale))
     edits = rename_edits(session.workspace, found.id, params.new_name)
     return workspace_edit(session, ls.client_capabilities, edits)
 

@@ -20,6 +20,10 @@ UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 PREFERENCE = (UTF32, UTF8, UTF16)
 
 _BREAK_RE = re.compile(r"\r\n|\r|\n")
+# A code point outside the Basic Multilingual Plane: two UTF-16 code units.
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+# A lone surrogate: not encodable as UTF-8 without ``surrogatepass``.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def choose_encoding(offered: Sequence[str] | None) -> str:
@@ -57,24 +61,40 @@ class Codec:
             return col
         head = line[:col]
         if self.encoding == UTF16:
-            return len(head.encode("utf-16-le")) // 2
-        return len(head.encode("utf-8"))
+            return col + len(_ASTRAL_RE.findall(head))
+        return len(head.encode("utf-8", errors="surrogatepass"))
 
     def from_client(self, line: str, units: int) -> int:
         """Client column ``units`` on ``line`` as a code-point column, clamped to the line's end.
 
         A column inside a character (the middle of a surrogate pair or of a UTF-8 sequence) lands at the
-        start of that character.
+        start of that character. A lone surrogate (legal in JSON, so an editor can send one) is one code
+        unit and one code point: it is counted, never dropped, so the text stays the editor's.
         """
         if units <= 0:
             return 0
         if self.encoding == UTF32 or line.isascii():
             return min(units, len(line))
         if self.encoding == UTF16:
-            data = line.encode("utf-16-le")[: 2 * units]
-            return len(data.decode("utf-16-le", errors="ignore"))
-        data = line.encode("utf-8")[:units]
-        return len(data.decode("utf-8", errors="ignore"))
+            if not _ASTRAL_RE.search(line):
+                return min(units, len(line))
+            col = 0
+            for ch in line:
+                units -= 2 if ch > "\uffff" else 1
+                if units < 0:
+                    break
+                col += 1
+            return col
+        if not _SURROGATE_RE.search(line):
+            data = line.encode("utf-8")[:units]
+            return len(data.decode("utf-8", errors="ignore"))
+        col = 0
+        for ch in line:
+            units -= len(ch.encode("utf-8", errors="surrogatepass"))
+            if units < 0:
+                break
+            col += 1
+        return col
 
     def position(self, lines: Sequence[str], line: int, col: int) -> types.Position:
         """A core position as an LSP Position (a line past the end maps to the document's end)."""

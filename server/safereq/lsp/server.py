@@ -90,6 +90,8 @@ COMMANDS: list[tuple[str, str, str, bool]] = [
     (names.DERIVE_REQUIREMENTS, "agent_actions", "run_agent_command", True),  # in the agent's worker process
     (names.SUGGEST_TRACE_LINKS, "agent_actions", "run_agent_command", True),
     (names.SUGGEST_REBUTTALS, "agent_actions", "run_agent_command", True),
+    (names.REVIEW_ACCEPT, "review", "run_review_command", True),  # a plain edit of the current text
+    (names.REVIEW_REJECT, "review", "run_review_command", True),
 ]
 
 
@@ -335,6 +337,10 @@ def create_server() -> SafereqServer:
     def shutdown(ls: SafereqServer, params: Any) -> None:
         if ls._publisher is not None:
             ls._publisher.cancel()
+        if getattr(ls, "_safereq_agent", None) is not None:
+            from .agent_actions import stop
+
+            stop(ls)
 
     for method, module, name, is_async, options in FEATURES:
         ls.feature(method, options)(_bind(method, module, name, is_async))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from ..checks.registry import rule_infos
 from ..model.document import Document
 from ..model.vocabulary import load_vocabulary
 from ..workspace import Workspace
+from ..workspace.memory import too_big_to_check
 from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, SourceFile, is_markdown, read_source
 from .documents import OpenDocument
 from .positions import Codec, normalise, split_lines
@@ -40,6 +42,10 @@ log = logging.getLogger(__name__)
 _LINE_CACHE_SIZE = 64
 # Folder names never walked into by the loader; files below them are ignored when the client reports them.
 _SKIPPED_PARTS = ("node_modules", "__pycache__", "site-packages", "venv")
+
+
+OUT_OF_SYNC = ("the editor sent a change that could not be applied, so safereq no longer knows this document's "
+               "text; it is not checked and no fixes are offered until it is closed and opened again")
 
 
 class UnknownDocument(LookupError):
@@ -224,12 +230,18 @@ class Session:
         return doc
 
     def change_document(self, uri: str, version: int | None, changes) -> str:
+        """Apply an editor's change; a :class:`ChangeError` (the document is now diverged) still marks it dirty."""
         doc = self.open_document_for(uri)
-        doc.apply(version, changes, self.codec)
         key = key_of(uri)
         if key not in self.ignored:
             self._dirty.add(key)
+        doc.apply(version, changes, self.codec)
         return key
+
+    def diverged(self, keys: Iterable[str] | None = None) -> list[str]:
+        """The open documents (of ``keys``, or all) whose text the server no longer knows."""
+        wanted = self.open if keys is None else [k for k in keys if k in self.open]
+        return sorted(k for k in wanted if self.open[k].diverged is not None)
 
     def close_document(self, uri: str) -> str:
         """Forget the buffer; the document reverts to what is on disk (or leaves the workspace)."""
@@ -253,15 +265,46 @@ class Session:
             doc = self.open.get(key)
             if doc is None:
                 continue
+            if doc.diverged is not None:
+                self.workspace.remove(key)
+                self._set_problem(key, LoadProblem(key, "io/out-of-sync", OUT_OF_SYNC))
+                continue
             text = doc.text
             if len(text) * 4 > self.max_bytes and len(text.encode("utf-8", errors="replace")) > self.max_bytes:
                 self.workspace.remove(key)
                 self._set_problem(key, LoadProblem(key, "io/too-large", f"document is larger than the "
                                                    f"{self.max_bytes // (1024 * 1024)} MB limit; not checked"))
                 continue
+            reason = too_big_to_check(len(text))
+            if reason is not None:
+                self.workspace.remove(key)
+                self._set_problem(key, LoadProblem(key, "io/too-large", f"document {reason}"))
+                continue
             self._clear_problem(key)
             self.workspace.update(key, text)
         self._dirty.clear()
+
+    def reread_if_changed(self, keys: Iterable[str] | None = None) -> list[str]:
+        """Read again the closed files (of ``keys``, or all in the workspace) whose content on disk is not the
+        text the workspace holds, e.g. changed by another program without a file event; returns them.
+
+        Content is compared, not modification times, which can be coarser than the change.
+        """
+        wanted = list(self.workspace.documents) if keys is None else list(keys)
+        changed = []
+        for key in wanted:
+            current = self.workspace.documents.get(key)
+            if key in self.open or current is None or not is_path(key):
+                continue
+            result = read_source(Path(key), max_bytes=self.max_bytes, display=key)
+            if isinstance(result, SourceFile) and normalise(result.text) == current.text:
+                continue
+            if isinstance(result, LoadProblem) and result.code == "io/not-found":
+                self._remove(key)
+            else:
+                self.add_source(key, result)
+            changed.append(key)
+        return changed
 
     def load_from_disk(self, key: str) -> None:
         """Read one file (unless a buffer overrides it) into the workspace."""
@@ -323,6 +366,8 @@ class Session:
         key = key_of(uri)
         self.sync()
         if key not in self.workspace.documents:
+            if key in self.open and self.open[key].diverged is not None:
+                raise UnknownDocument(f"{uri}: {OUT_OF_SYNC}")
             if key in self.ignored:
                 raise UnknownDocument(f"{uri} is not a Markdown document; safereq reads Markdown only")
             if key in self.problems:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .documents import ChangeError
 from .uris import is_path, key_of
 
 if TYPE_CHECKING:
@@ -27,7 +28,17 @@ def did_open(ls: SafereqServer, params: types.DidOpenTextDocumentParams) -> None
 
 
 def did_change(ls: SafereqServer, params: types.DidChangeTextDocumentParams) -> None:
-    key = ls.session.change_document(params.text_document.uri, params.text_document.version, params.content_changes)
+    """Apply the change; one that cannot be applied leaves the document diverged, and the user is told."""
+    uri = params.text_document.uri
+    try:
+        key = ls.session.change_document(uri, params.text_document.version, params.content_changes)
+    except ChangeError as exc:
+        ls.log_error(f"safereq: {exc}")
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Warning,
+            message=f"safereq lost track of {os.path.basename(key_of(uri)) or uri}: close and reopen it to check it "
+                    "again (until then it gets no findings and no fixes)."))
+        key = key_of(uri)
     ls.publisher.schedule({key})
 
 

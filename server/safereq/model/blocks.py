@@ -135,7 +135,7 @@ def split_tables(lines: list[str]) -> tuple[list[str], list[tuple[int, int]]] | 
         while k < n and "|" in lines[k]:
             k += 1
         columns = _table_columns(lines[start:k])
-        if (not columns or columns * (k - start) > _MAX_TABLE_CELLS or (start and not _blank(lines[start - 1]))
+        if (not columns or _fills_too_many(lines[start + 2:k], columns) or (start and not _blank(lines[start - 1]))
                 or (k < n and not _blank(lines[k]))):
             return None
         tables.append((start, k))
@@ -143,6 +143,23 @@ def split_tables(lines: list[str]) -> tuple[list[str], list[tuple[int, int]]] | 
     if not tables or not is_plain("\n".join(prose)):
         return None
     return prose, tables
+
+
+def _fills_too_many(rows: list[str], columns: int) -> bool:
+    """Whether markdown-it would stop filling in missing cells of these body rows (and end the table early).
+
+    It counts, row by row, the header's columns minus the row's cells (negative for extra cells); only a
+    table big enough to reach its limit at all is counted.
+    """
+    if columns * len(rows) <= _MAX_TABLE_CELLS:
+        return False
+    missing = 0
+    for row in rows:
+        cells = _CELL_SEPARATOR_RE.split(row.strip(" \t"))
+        missing += columns - len(cells) + (cells[0] == "") + (len(cells) > 1 and cells[-1] == "")
+        if missing > _MAX_TABLE_CELLS:
+            return True
+    return False
 
 
 def _content(line: str, strip_marker: bool) -> tuple[int, str]:

@@ -369,18 +369,39 @@ def parse_section(text: str, start: int, vocab: Vocabulary) -> SectionResult:
     )
 
 
+# PyYAML's time grows with the square of the nesting of flow collections (``[[[...]]]``: 2,000 levels took 15 s)
+# and it recurses per level; front matter nested deeper than this is refused before it is read.
+MAX_FLOW_DEPTH = 64
+_FLOW_RE = re.compile(r"[\[\]{}]")
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in ``text`` (quotes are not skipped: an over-estimate)."""
+    depth = deepest = 0
+    for m in _FLOW_RE.finditer(text):
+        depth = depth + 1 if m.group(0) in "[{" else max(0, depth - 1)
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def parse_front_matter(lines: list[str], problems: list[Problem]) -> dict[str, Any]:
     """Read front matter; ``lines`` runs from the opening ``---`` to the closing one."""
     import yaml
 
     text = "\n".join(lines[1:-1])
     try:
+        if _flow_depth(text) > MAX_FLOW_DEPTH:
+            raise RecursionError
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = 1 + (mark.line if mark else 0)
         problems.append(Problem("format/front-matter", f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}",
                                 Span.on_line(line, 0, len(lines[line]) if line < len(lines) else 0)))
+        return {}
+    except RecursionError:  # PyYAML reads nested blocks recursively
+        problems.append(Problem("format/front-matter", "front matter is not valid YAML: nested too deeply",
+                                Span.on_line(0, 0, 3)))
         return {}
     if not isinstance(data, dict):
         problems.append(Problem("format/front-matter", "front matter must be a mapping of keys to values",

@@ -462,7 +462,7 @@ def _part(ws: Workspace, doc: Document) -> _Part:
             category = categories[item.kind] = ws.category(item)
         by_category.setdefault(category, []).append(item)
         asil_attr = None
-        parents: list[str] = []
+        parents: dict[str, None] = {}  # in link order; a dict, as one attribute may name thousands
         for attr in item.attributes:
             key = attr.key
             if key == "asil" and asil_attr is None:
@@ -477,8 +477,8 @@ def _part(ws: Workspace, doc: Document) -> _Part:
                     goal_sourced.setdefault(key, set()).add(target)
                 if key == "derived-from":
                     edges.append((item.id, target))
-                    if target != item.id and target not in parents:
-                        parents.append(target)
+                    if target != item.id:
+                        parents.setdefault(target)
         # As facts.usable_asil, from the first ASIL attribute found above.
         value = None if asil_attr is None else usable_asil_value(asil_attr.value)
         if value is not None:
@@ -528,27 +528,115 @@ class Cycle:
     members: tuple[Item, ...]
     edges: tuple[tuple[Item, Link, Item], ...]  # (source, link, target), all within the cycle
 
-    def path(self, start: Item, goal: Item) -> list[Item]:
-        """The shortest chain of members from ``start`` to ``goal`` following the cycle's links."""
-        succ: dict[int, list[Item]] = {}
-        for src, _link, dst in self.edges:
-            succ.setdefault(id(src), []).append(dst)
-        prev: dict[int, Item | None] = {id(start): None}
-        queue = deque([start])
-        while queue:
-            node = queue.popleft()
-            if node is goal:
+    def routes(self) -> Routes:
+        """Chains between members, for messages; build once per cycle and ask it for every edge."""
+        return Routes(self.edges)
+
+
+# Up to this many IDs in a cycle, a chain is the shortest one (a search per edge); above it, every chain goes
+# through one root, found with two searches for the whole cycle, so a cycle of n items costs O(n), not O(n²).
+EXACT_ROUTES = 64
+
+
+class Route(NamedTuple):
+    """A chain of IDs from an edge's source, over its target, back to the source: its first ``head`` and
+    last ``tail`` IDs, its length, and the link between consecutive IDs of the head."""
+
+    head: list[str]
+    tail: list[str]
+    length: int
+    links: list[tuple[Item, Link, Item]]
+
+
+class Routes:
+    """Chains inside one cycle, over IDs (the cycle is strongly connected as a graph of IDs; a duplicate
+    definition's links count for its ID)."""
+
+    def __init__(self, edges: tuple[tuple[Item, Link, Item], ...]) -> None:
+        self.succ: dict[str, list[str]] = {}
+        self.link: dict[tuple[str, str], tuple[Item, Link, Item]] = {}
+        for edge in edges:
+            src, _lk, dst = edge
+            pair = (src.id, dst.id)
+            if pair not in self.link:
+                self.link[pair] = edge
+                self.succ.setdefault(src.id, []).append(dst.id)
+        self.exact = len(self.succ) <= EXACT_ROUTES
+        if not self.exact:
+            self.root = next(iter(self.succ))
+            pred: dict[str, list[str]] = {}
+            for a, outs in self.succ.items():
+                for b in outs:
+                    pred.setdefault(b, []).append(a)
+            # id -> (the next ID on its chain to the root, steps to the root), and the same for the chain
+            # from the root to it (the ID before it)
+            self.toward, self.to_root = _search(self.root, pred)
+            self.parent, self.from_root = _search(self.root, self.succ)
+
+    def back(self, start: str, goal: str, head: int, tail: int) -> Route:
+        """The chain ``start`` → ``goal`` → … → ``start`` (``goal`` is the target of one of start's links)."""
+        if goal == start:
+            ids = [start, start]
+        elif self.exact:
+            ids = [start, *_shortest(goal, start, self.succ)]
+        else:
+            return self._through_root(start, goal, head, tail)
+        return Route(ids[:head], ids[-tail:] if tail else [], len(ids), self._links(ids[1:head]))
+
+    def _through_root(self, start: str, goal: str, head: int, tail: int) -> Route:
+        """``start``, then ``goal``'s chain to the root, then the root's chain to ``start``, walked only as far
+        as the head and the tail need (the middle part of the root's chain only when the head reaches it)."""
+        first = [start, goal]
+        node = goal
+        while node != self.root:
+            node = self.toward[node]
+            first.append(node)
+            if len(first) >= head:
                 break
-            for nxt in succ.get(id(node), ()):
-                if id(nxt) not in prev:
-                    prev[id(nxt)] = node
-                    queue.append(nxt)
-        steps: list[Item] = []
-        step: Item | None = goal
-        while step is not None:
-            steps.append(step)
-            step = prev.get(id(step))
-        return steps[::-1]
+        back = [start]  # the root's chain to start, from its end
+        node = start
+        while node != self.root and len(back) <= tail:
+            node = self.parent[node]
+            back.append(node)
+        length = 2 + self.to_root[goal] + self.from_root[start]
+        if len(first) < head and first[-1] == self.root:
+            forward = [start]
+            node = start
+            while node != self.root:
+                node = self.parent[node]
+                forward.append(node)
+            first.extend(forward[::-1][1:head - len(first) + 1])
+        back.reverse()
+        tail_ids = back[-tail:] if tail else []
+        return Route(first[:head], tail_ids, length, self._links(first[1:head]))
+
+    def _links(self, ids: list[str]) -> list[tuple[Item, Link, Item]]:
+        return [self.link[(a, b)] for a, b in zip(ids, ids[1:])]
+
+
+def _search(root: str, adj: dict[str, list[str]]) -> tuple[dict[str, str], dict[str, int]]:
+    """Breadth-first from ``root`` over ``adj``: each reached ID mapped to the ID it was reached from, and
+    to its distance from ``root``."""
+    came: dict[str, str] = {root: root}
+    dist = {root: 0}
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        for nxt in adj.get(node, ()):
+            if nxt not in came:
+                came[nxt] = node
+                dist[nxt] = dist[node] + 1
+                queue.append(nxt)
+    return came, dist
+
+
+def _shortest(start: str, goal: str, adj: dict[str, list[str]]) -> list[str]:
+    """The shortest chain of IDs from ``start`` to ``goal`` (both included)."""
+    came = _search(start, adj)[0]
+    steps = [goal]
+    while steps[-1] != start:
+        steps.append(came[steps[-1]])
+    return steps[::-1]
 
 
 def derivation_cycles(ws: Workspace) -> list[Cycle]:

@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..model.ranges import Span
+from .memory import too_big_to_check
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -309,6 +310,8 @@ def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, display: str 
             return LoadProblem(shown, "io/unreadable", f"cannot read: {kind}")
         if st.st_size > max_bytes:
             return LoadProblem(shown, "io/too-large", _too_large(st.st_size, max_bytes))
+        if (reason := too_big_to_check(st.st_size)) is not None:
+            return LoadProblem(shown, "io/too-large", f"file is {_human(st.st_size)}: {reason}")
         chunks: list[bytes] = []
         remaining = max_bytes + 1
         while remaining > 0:

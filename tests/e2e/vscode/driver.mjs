@@ -62,8 +62,8 @@ function findTargets(root) {
   throw new Error(`no Markdown file in ${root} has both a "must" requirement and a "Cites:" clause reference`);
 }
 
-/** The first Markdown file (by path) with two item headings: renaming the first ID to the second must be refused. */
-function findRenameTarget(root) {
+/** The workspace's Markdown files by path, hidden folders left out. */
+function markdownFiles(root) {
   const files = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
@@ -74,6 +74,31 @@ function findRenameTarget(root) {
     }
   };
   walk(root);
+  return files;
+}
+
+/**
+ * Finds an item to derive from whose derived kind lives in another document: a document with FSR items and
+ * another holding most TSR items (the usual functional → technical safety concept step).
+ */
+function findDeriveTarget(root) {
+  const files = markdownFiles(root);
+  const headings = (file, kind) => readFileSync(file, 'utf8').split(/\r?\n/)
+    .map((text, i) => ({ m: new RegExp(`^#{1,6}\\s+(${kind}-\\d+):`).exec(text), line: i + 1 }))
+    .filter((h) => h.m).map((h) => ({ id: h.m[1], line: h.line }));
+  const tsr = files.map((f) => ({ file: f, n: headings(f, 'TSR').length })).sort((a, b) => b.n - a.n);
+  if (!tsr.length || !tsr[0].n || (tsr[1] && tsr[1].n === tsr[0].n)) return undefined;
+  for (const file of files) {
+    if (file === tsr[0].file) continue;
+    const [fsr] = headings(file, 'FSR');
+    if (fsr) return { rel: relative(root, file), item: fsr.id, line: fsr.line, into: relative(root, tsr[0].file) };
+  }
+  return undefined;
+}
+
+/** The first Markdown file (by path) with two item headings: renaming the first ID to the second must be refused. */
+function findRenameTarget(root) {
+  const files = markdownFiles(root);
   for (const file of files) {
     const headings = [];
     readFileSync(file, 'utf8').split(/\r?\n/).forEach((text, i) => {
@@ -361,6 +386,66 @@ async function main() {
       await runCommand('View: Hide Panel').catch(() => page.keyboard.press('Escape'));
       await shot('e2e-trace.png');
       return flat(await tab.first().innerText());
+    });
+
+    await check('derived requirements are proposed where their kind lives, and Accept writes one', ['server reports ready in the status bar'], async () => {
+      const derive = findDeriveTarget(WORKSPACE);
+      if (!derive) throw new Error('no workspace document with an FSR item while another holds most TSR items');
+      await dismissNotifications();
+      await openInExplorer(derive.rel);
+      await goTo(derive.line + 1, 1);
+      await runCommand('safereq: Derive Requirements for Item at Cursor');
+      const into = derive.into.split(sep).pop();
+      const proposed = page.locator('.notification-toast', { hasText: `proposed for review in ${into}` }).first();
+      await proposed.waitFor({ timeout: T });
+      // The server shows the other document at the block (window/showDocument).
+      await page.locator('.tabs-container .tab.active', { hasText: into }).first().waitFor({ timeout: T });
+      // Word wrap splits long lines into several view lines: read the editors' text joined, spaces folded.
+      const editorText = () => page.evaluate(() => [...document.querySelectorAll('.editor-instance .monaco-editor .view-line')]
+        .map((el) => el.textContent).join(' ').replace(/\u00a0/g, ' ').replace(/\s+/g, ' '));
+      const header = `safereq review: derived requirements from ${derive.item}`;
+      await page.waitForFunction((h) => [...document.querySelectorAll('.editor-instance .monaco-editor .view-line')]
+        .map((el) => el.textContent).join(' ').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').includes(h), header, { timeout: T });
+      const accept = page.locator('.editor-instance .codelens-decoration a', { hasText: /^Accept$/ }).first();
+      await accept.waitFor({ state: 'visible', timeout: T });
+      const [, hashes, id] = /> (#{1,6}) (TSR-\d+): /.exec(await editorText()) ?? [];
+      if (!id) throw new Error('no proposed TSR heading in view');
+      await dismissNotifications();
+      await shot('e2e-review.png');
+      await accept.click();
+      const done = page.locator('.notification-toast', { hasText: '1 suggestion accepted (1 derived requirement written into the document)' }).first();
+      await done.waitFor({ timeout: T }).catch(async (err) => {
+        const toasts = await page.locator('.notification-toast').allInnerTexts();
+        throw new Error(`${err.message.split('\n')[0]}; notifications: ${toasts.map(flat).join(' | ') || 'none'}`);
+      });
+      // The item is now written as an item (no quote marker before its heading).
+      const written = new RegExp(`(?:^|[^>] )${hashes} ${id}: `);
+      if (!written.test(await editorText())) throw new Error(`${id} is not written as an item`);
+      const message = flat(await done.innerText()).slice(0, 140);
+      // Reject the next one: it disappears, the others stay for review.
+      await dismissNotifications();
+      // The block moved down below the written item: find its header (Ctrl+F) to bring it into view.
+      await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+F');
+      const find = page.locator('.find-widget textarea, .find-widget input').first();
+      await find.waitFor({ state: 'visible', timeout: T });
+      await find.fill('safereq review: derived');
+      await find.press('Enter');
+      await page.keyboard.press('Escape');
+      const reject = page.locator('.editor-instance .codelens-decoration a', { hasText: /^Reject$/ }).filter({ visible: true }).first();
+      const rejected = page.locator('.notification-toast', { hasText: /1 suggestion rejected; (\d+ left for review|the review block is closed)/ }).first();
+      // The lenses are re-rendered when the server's new ones arrive after the edit: a click that lands on
+      // a lens being replaced does nothing, so try again (each try waits on the notification).
+      for (let attempt = 0; attempt < 3 && !(await rejected.isVisible()); attempt++) {
+        await reject.click({ timeout: T / 3 }).catch(() => {});
+        await rejected.waitFor({ timeout: T / 3 }).catch(() => {});
+      }
+      await rejected.waitFor({ timeout: 1000 }).catch(async (err) => {
+        const toasts = await page.locator('.notification-toast').allInnerTexts();
+        throw new Error(`${err.message.split('\n')[0]}; notifications: ${toasts.map(flat).join(' | ') || 'none'}`);
+      });
+      const after = flat(await rejected.innerText()).slice(0, 140);
+      return `${derive.item} → ${into}: ${id} accepted; ${message} | ${after}`;
     });
 
     await check('Index Knowledge Base shows cancellable progress', ['server reports ready in the status bar'], async () => {

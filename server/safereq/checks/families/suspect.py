@@ -7,7 +7,7 @@ keeps the parents' snapshots between checks so that a keystroke re-fingerprints 
 
 from __future__ import annotations
 
-from ...impact.snapshot import describe
+from ...impact.snapshot import describe, keys_for
 from ...impact.suspect import VERIFICATION, SnapshotCache, suspects
 from ..context import CheckContext
 from ..findings import Finding, Related
@@ -22,7 +22,7 @@ def suspect_link(ctx: CheckContext, paths: list[str]) -> list[Finding]:
     if review is None or not review.recorded:
         return []
     ws = ctx.workspace
-    cache: SnapshotCache = ctx.keep.setdefault(RULE, SnapshotCache())
+    cache: SnapshotCache = ctx.keep.setdefault(RULE, SnapshotCache(keys_for(ctx.config.impact_keys)))
     items = [item for path in paths for item in ws.documents[path].items]
     out = []
     for s in suspects(ws, review, cache, items):

@@ -269,20 +269,18 @@ MAX_CHAIN = 8  # items shown in a cycle's message (and related links listed) bef
 @workspace_check("trace/cycle")
 def cycle(ctx: CheckContext) -> Iterator[Finding]:
     for cyc in derivation_cycles(ctx.workspace):
-        link_of = {(id(s), id(d)): (s, lk, d) for s, lk, d in cyc.edges}
+        routes = cyc.routes()
         for src, link, dst in cyc.edges:
             if src is dst:
                 message = f"{src.id} is derived from itself; a requirement's parent must be another item"
                 related: list[Related] = []
             else:
-                chain = [src, *cyc.path(dst, src)]
-                shown = [it.id for it in chain]
-                if len(shown) > MAX_CHAIN:
-                    shown = shown[:MAX_CHAIN // 2] + ["…"] + shown[-(MAX_CHAIN // 2 - 1):]
+                route = routes.back(src.id, dst.id, MAX_CHAIN + 2, MAX_CHAIN // 2 - 1)
+                shown = route.head if route.length <= MAX_CHAIN else \
+                    route.head[:MAX_CHAIN // 2] + ["…"] + route.tail
                 message = (f"{src.id} is derived from {dst.id}, which leads back to {src.id} ({' → '.join(shown)}): "
                            f"'Derived from' links must not form a cycle, or nothing in it traces to a safety goal")
-                steps = [link_of[(id(a), id(b))] for a, b in zip(chain[1:], chain[2:])]
-                related = [Related(s.path, lk.span, f"{s.id} is derived from {d.id}") for s, lk, d in steps[:MAX_CHAIN]]
+                related = [Related(s.path, lk.span, f"{s.id} is derived from {d.id}") for s, lk, d in route.links]
             yield ctx.finding("trace/cycle", src.path, link.span, message, related=related)
 
 
