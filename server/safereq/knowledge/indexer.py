@@ -234,7 +234,7 @@ class Indexer:
                     continue
                 chunks, pages = chunk_job(job, data, lambda i, count, name=job.path.name:
                                           self._emit("page", i, count, name))
-                rows, embedded, hits = self._rows(job, digest, chunks)
+                rows, hits = self._rows(job, digest, chunks)
                 if rows:
                     self.store.write_source(job.source, rows)
                 elif job.source in known:
@@ -245,16 +245,13 @@ class Indexer:
             except (IngestError, ValueError) as exc:
                 report.failed.append((job.source, str(exc)))
                 continue
-            except EmbeddingError as exc:
-                report.failed.append((job.source, str(exc)))
-                break  # the embedder will fail the same way for every other file
             report.indexed.append(job.source)
             report.chunks_written += len(rows)
-            report.embedded += embedded
             report.embed_cache_hits += hits
             report.pages += pages
 
-    def _rows(self, job: Job, digest: str, chunks: list[Chunk]) -> tuple[list[dict], int, int]:
+    def _rows(self, job: Job, digest: str, chunks: list[Chunk]) -> tuple[list[dict], int]:
+        """The rows of one file, with the vectors already known (table cache, shipped seed) and how many those were."""
         from .ingest.chunker import DocumentMeta
 
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -283,7 +280,7 @@ class Indexer:
             if self.embedder is not None:
                 row["vector"] = vectors.get(h)  # None: filled in by _fill_vectors after the text phase
             rows.append(row)
-        return rows, 0, reused
+        return rows, reused
 
     def _fill_vectors(self, report: IndexReport) -> None:
         """Embed the rows that have no vector yet, one committed batch at a time (stoppable, resumable)."""
