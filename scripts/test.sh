@@ -10,11 +10,22 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 say() { printf '\n== %s\n' "$*"; }
 
-say "setup: Debian packages for the editor tests (neovim)"
-if ! command -v nvim >/dev/null 2>&1; then
+say "setup: Debian packages for the editor and report tests (neovim, graphviz, chromium)"
+MISSING=""
+command -v nvim >/dev/null 2>&1 || MISSING="$MISSING neovim"
+command -v dot >/dev/null 2>&1 || MISSING="$MISSING graphviz"
+command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
+if [ -n "$MISSING" ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq neovim >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $MISSING >/dev/null
+fi
+
+say "setup: sarif-multitool (npm) for the GitHub SARIF ingestion test"
+SARIF_TOOL_DIR=.cache/sarif-multitool
+if [ ! -x "$SARIF_TOOL_DIR/node_modules/.bin/sarif-multitool" ]; then
+  mkdir -p "$SARIF_TOOL_DIR"
+  npm install --prefix "$SARIF_TOOL_DIR" --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0
 fi
 
 say "setup: Python environment (.venv)"

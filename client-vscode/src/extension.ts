@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { clearApiKey, setApiKey } from './commands/apiKey';
 import { Suggestions, decideSuggestion, runSuggestion, showTrace } from './commands/itemCommands';
 import { indexKnowledgeBase } from './commands/knowledgeBase';
+import { openReport, refreshCoverage } from './commands/report';
 import { ServerController, UserError } from './controller';
 import { ClientCommand, ServerCommand } from './protocol';
 import { StatusBar } from './statusBar';
@@ -60,6 +61,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command(ClientCommand.showLog, () => log.show(true)),
     command(ClientCommand.setApiKey, () => setApiKey(context.secrets)),
     command(ClientCommand.clearApiKey, () => clearApiKey(context.secrets)),
+  );
+  // Coverage in the status bar tooltip: when the server is ready, and a moment after Markdown edits.
+  let coverageTimer: NodeJS.Timeout | undefined;
+  const coverageSoon = () => {
+    if (coverageTimer) clearTimeout(coverageTimer);
+    coverageTimer = setTimeout(() => void refreshCoverage(ctl, status, log), 1500);
+  };
+  status.onReady = coverageSoon;
+  context.subscriptions.push(
+    command(ClientCommand.openReport, () => openReport(ctl, status)),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.languageId === 'markdown' && e.contentChanges.length) coverageSoon();
+    }),
+    { dispose: () => coverageTimer && clearTimeout(coverageTimer) },
   );
   await ctl.watch();
   // Not awaited: finding and starting the server may take seconds, and activation should not wait for it.

@@ -23,6 +23,8 @@ export const ServerCommand = {
   showTrace: 'safereq.showTrace',
   reviewAccept: 'safereq.review.accept',
   reviewReject: 'safereq.review.reject',
+  coverage: 'safereq.coverage',
+  writeReport: 'safereq.writeReport',
 } as const;
 export type ServerCommandId = (typeof ServerCommand)[keyof typeof ServerCommand];
 
@@ -40,6 +42,7 @@ export const ClientCommand = {
   showLog: 'safereq.server.showLog',
   setApiKey: 'safereq.llm.setApiKey',
   clearApiKey: 'safereq.llm.clearApiKey',
+  openReport: 'safereq.report.open',
 } as const;
 
 /** Custom notification with the server's state, shown in the status bar. */

@@ -8,6 +8,9 @@ export class StatusBar implements vscode.Disposable {
   private client: ClientState = 'stopped';
   private server: StatusParams | undefined;
   private launch: string | undefined;
+  private coverage: string | undefined;
+  /** Called when the server says it is ready (the coverage figures are then fetched). */
+  onReady: (() => void) | undefined;
 
   constructor() {
     this.item.name = 'safereq';
@@ -26,12 +29,19 @@ export class StatusBar implements vscode.Disposable {
   setServer(status: StatusParams): void {
     this.server = status;
     this.render();
+    if (status.state === 'ready') this.onReady?.();
+  }
+
+  /** The coverage line of the tooltip (coverage.ts), or undefined for none. */
+  setCoverage(line: string | undefined): void {
+    this.coverage = line;
+    this.render();
   }
 
   private render(): void {
     const view = statusView({ client: this.client, server: this.server, launch: this.launch });
     this.item.text = view.text;
-    this.item.tooltip = view.tooltip;
+    this.item.tooltip = this.coverage && this.client === 'running' ? `${view.tooltip}\n${this.coverage}` : view.tooltip;
     this.item.backgroundColor =
       view.severity === 'normal' ? undefined : new vscode.ThemeColor(`statusBarItem.${view.severity}Background`);
   }

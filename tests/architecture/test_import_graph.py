@@ -2,7 +2,8 @@
 
 The order of the layers (docs/dev/architecture.md): model; knowledge (corpora, clause catalogue, index),
 which needs only the model; workspace, which reads the clause catalogue for completions; checks; agent;
-then the front ends (report, lsp, cli). An import written only for annotations (under ``if TYPE_CHECKING:``) is no
+exchange (the neutral records of a workspace that export, import and the coverage read); then the front
+ends (report, lsp, cli), where lsp may use report's coverage and page. An import written only for annotations (under ``if TYPE_CHECKING:``) is no
 dependency at run time, and the language server's feature modules annotate with the server class they
 serve; every other import counts, also one inside a function.
 """
@@ -25,9 +26,10 @@ ALLOWED = {
     "impact": {"model", "workspace"},
     "checks": {"model", "workspace", "impact"},
     "agent": {"model", "workspace", "knowledge", "checks"},
-    "report": {"model", "checks"},
+    "exchange": {"model", "workspace"},
+    "report": {"model", "checks", "workspace", "exchange"},
     "fragment": {"model", "workspace", "checks"},
-    "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact"},
+    "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact", "exchange", "report"},
 }
 
 

@@ -38,8 +38,10 @@ def test_cli_sarif_validates_and_locates_results(project, safereq, validator):
     rules = run["tool"]["driver"]["rules"]
     ids = [rule["id"] for rule in rules]
     assert "format/malformed-id" in ids and "io/binary" in ids
-    assert run["columnKind"] == "unicodeCodePoints"
-    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.resolve().as_uri() + "/"
+    assert run["columnKind"] == "utf16CodeUnits"
+    # No absolute path of the machine: GitHub resolves %SRCROOT% to the checkout.
+    assert "uri" not in run["originalUriBaseIds"]["%SRCROOT%"]
+    assert str(project.resolve()) not in r.out
     by_rule = {res["ruleId"]: res for res in run["results"]}
     res = by_rule["format/malformed-id"]
     assert ids[res["ruleIndex"]] == "format/malformed-id"
@@ -82,6 +84,7 @@ def test_paths_outside_the_working_directory_and_related_places(validator, tmp_p
     rel = res["relatedLocations"][0]
     assert rel["physicalLocation"]["artifactLocation"] == {"uri": "file:///elsewhere/spec%20with%20space.md"}
     assert rel["message"] == {"text": "parent"}
+    assert res["message"]["text"] == "m (see [parent](0))"
 
 
 def test_empty_run_validates(validator, tmp_path):

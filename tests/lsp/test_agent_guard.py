@@ -81,10 +81,14 @@ async def test_derived_items_from_a_hostile_model_carry_nothing_forged(client: L
     assert field(result, "mode") == "llm" and field(result, "count") == 1
     for bad in FORBIDDEN:
         assert bad not in text, (bad, text)
-    lines = text.strip("\n").split("\n")
-    assert lines[0].startswith("## TSR-") and lines[0].endswith(": Monitor the torque request")
-    assert lines[1].startswith("If the perception function fails") and lines[1].endswith("within 50 ms.")
-    assert [line for line in lines if line.startswith("## ")] == [lines[0]]
+    # proposed in a review block: the item as it will be written, each line quoted
+    quoted = text.strip("\n").split("\n")
+    assert all(line.startswith(">") for line in quoted)
+    lines = [line[2:] if line.startswith("> ") else line[1:] for line in quoted]
+    headings = [line for line in lines if line.startswith("#")]
+    assert len(headings) == 1 and headings[0].startswith("## TSR-") and headings[0].endswith(": Monitor the torque request")
+    prose = " ".join(lines[lines.index(headings[0]) + 1:]).split(" - ")[0]
+    assert "If the perception function fails" in prose and "within 50 ms." in prose
     assert [line for line in lines if line.startswith("- Derived from:")] == ["- Derived from: FSR-1"]
     assert [line for line in lines if line.startswith("- ASIL:")] == ["- ASIL: D"]
     assert "- Cites: ISO 26262-9:2018 §5" in lines
@@ -98,4 +102,5 @@ async def test_a_review_block_from_a_hostile_model_carries_nothing_forged(client
         assert bad not in text, (bad, text)
     lines = text.strip("\n").split("\n")
     assert all(line.startswith(">") for line in lines)
-    assert len(lines) == 3 and "40 m fails in fog" in lines[2] and "ISO 26262-9:2018 §5" in lines[2]
+    # the header, a blank quote line, the one rebuttal and its citation under it
+    assert len(lines) == 4 and "40 m fails in fog" in lines[2] and "ISO 26262-9:2018 §5" in lines[3]

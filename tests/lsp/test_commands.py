@@ -17,6 +17,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 AGENT_COMMANDS = ["safereq.indexKnowledgeBase", "safereq.deriveRequirements", "safereq.suggestTraceLinks",
                   "safereq.suggestRebuttals"]
+REPORT_COMMANDS = ["safereq.coverage", "safereq.writeReport"]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ async def execute(client: LanguageClient, command: str, *args):
 
 async def test_commands_are_announced(client: LanguageClient, init_result: dict):
     offered = init_result["value"].capabilities.execute_command_provider.commands
-    assert sorted(offered) == sorted(["safereq.showTrace", "safereq.markReviewed", *AGENT_COMMANDS,
+    assert sorted(offered) == sorted(["safereq.showTrace", "safereq.markReviewed", *AGENT_COMMANDS, *REPORT_COMMANDS,
                                       "safereq.review.accept", "safereq.review.reject"])
 
 

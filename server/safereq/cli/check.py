@@ -57,6 +57,15 @@ def _id_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+def _gate(text: str):
+    from ..report.coverage import Gate
+
+    try:
+        return Gate.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check", help="check requirement documents",
@@ -80,6 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=0,
                    help="processes to check with (default: one per core, for large workspaces on Linux)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
+    p.add_argument("--coverage-min", metavar="KIND=PCT", type=_gate, action="append", default=[],
+                   help="fail (exit 1) when a kind's trace coverage is below PCT: SG=100, TSR.verified=90, "
+                        "all.refined=80 (repeatable; see docs/report.md)")
     p.add_argument("--fragment", metavar="OUT", help="also write this repository's fragment for `safereq merge` "
                                                      "(reused as it is when its inputs did not change; *.gz gzipped)")
     p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
@@ -215,7 +227,9 @@ def _run(args: argparse.Namespace) -> int:
     findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
 
     severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
-    report = _render(args.format, findings, all_rule_infos(), severities, cwd)
+    texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
+             for path, doc in workspace.documents.items()}
+    report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
     _emit(report, args.output)
     if not args.quiet:
         _print_summary(args, findings, len(loaded.sources), fixed, paths)
@@ -224,7 +238,24 @@ def _run(args: argparse.Namespace) -> int:
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
     if checker.failures:
         return 2
-    return 1 if any(f.severity == Severity.ERROR for f in findings) else 0
+    short = _coverage_failures(args.coverage_min, workspace, loaded)
+    return 1 if short or any(f.severity == Severity.ERROR for f in findings) else 0
+
+
+def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) -> list[str]:
+    """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
+    if not gates:
+        return []
+    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+        workspace.update_many((source.path, source.text) for source in loaded.sources)
+    from ..exchange.records import collect
+    from ..report.coverage import compute
+
+    coverage = compute(collect(workspace))
+    failures = [line for gate in gates for line in gate.failures(coverage)]
+    for line in failures:
+        print(f"safereq: {line}", file=sys.stderr)
+    return failures
 
 
 class _FragmentPlan:
@@ -297,7 +328,9 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],
-            severities: Mapping[str, Severity | None], cwd: Path) -> str:
+            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str] | None = None) -> str:
+    """The report in ``fmt``; ``texts`` (documents by path) give SARIF its line hashes and UTF-16 columns,
+    else it reads the files from disk."""
     if fmt == "json":
         from ..report import json as report_json
 
@@ -305,7 +338,7 @@ def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
     if fmt == "sarif":
         from ..report import sarif
 
-        return sarif.render(findings, rules, severities, cwd)
+        return sarif.render(findings, rules, severities, cwd, texts)
     from ..report import text
 
     return text.render(findings)

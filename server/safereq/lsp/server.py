@@ -92,6 +92,8 @@ COMMANDS: list[tuple[str, str, str, bool]] = [
     (names.SUGGEST_REBUTTALS, "agent_actions", "run_agent_command", True),
     (names.REVIEW_ACCEPT, "review", "run_review_command", True),  # a plain edit of the current text
     (names.REVIEW_REJECT, "review", "run_review_command", True),
+    (names.COVERAGE, "report_bridge", "run", True),
+    (names.WRITE_REPORT, "report_bridge", "run", True),
 ]
 
 

@@ -1,8 +1,9 @@
-"""Output formats for findings: compiler-style text, a JSON array and SARIF 2.1.0, one module each.
+"""Output formats: findings as compiler-style text, a JSON array and SARIF 2.1.0, one module each; the
+traceability report (``html``, ``coverage``).
 
 Every format reports positions 1-based, with columns counted in Unicode code points (a tab, an emoji and a
 Chinese character are each one column), and end positions exclusive: ``end_column`` is the column just
-after the last character. This matches SARIF with ``columnKind: unicodeCodePoints``.
+after the last character. SARIF alone converts columns to UTF-16 code units, as GitHub reads them.
 """
 
 from __future__ import annotations

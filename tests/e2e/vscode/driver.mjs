@@ -480,6 +480,27 @@ async function main() {
       return `${how}: ${flat(await finished.innerText()).slice(0, 120)}`;
     });
 
+    await check('the status bar tooltip shows coverage; Open Traceability Report writes the report', ['server reports ready in the status bar'], async () => {
+      await dismissNotifications();
+      const item = page.locator('.statusbar-item', { has: page.locator('.codicon-shield') }).filter({ hasText: 'safereq' }).first();
+      const tooltip = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Coverage:' }).first();
+      for (let attempt = 0; attempt < 5 && !(await tooltip.isVisible()); attempt++) {
+        await page.mouse.move(0, 0);
+        await item.hover();
+        await tooltip.waitFor({ state: 'visible', timeout: T / 5 }).catch(() => {});
+      }
+      const line = flat(await tooltip.innerText()).match(/Coverage:[^\n]*/)?.[0] ?? '';
+      await page.mouse.move(0, 0);
+      const report = join(WORKSPACE, '.safereq', 'report', 'index.html');
+      rmSync(report, { force: true });
+      await runCommand('safereq: Open Traceability Report');
+      const deadline = Date.now() + T;
+      while (!statSync(report, { throwIfNoEntry: false }) && Date.now() < deadline) await page.waitForTimeout(200);
+      const html = readFileSync(report, 'utf8');
+      if (!html.includes('id="hole-count"')) throw new Error('the report page has no hole count');
+      return `${line.slice(0, 120)}; wrote ${relative(WORKSPACE, report)} (${html.length} bytes)`;
+    });
+
     await check('a server that exits at once is restarted with back-off, then stopped with one message', ['server reports ready in the status bar'], async () => {
       await dismissNotifications();
       const dir = join(WORKSPACE, '.vscode');

@@ -1,0 +1,100 @@
+"""The trace graph of each safety goal as SVG, laid out by Graphviz (``dot``, through the ``graphviz``
+package; all goals in one run of ``dot``): the hazardous events it covers above it, the requirements derived from it below, level by level,
+and the verification items of each. Holes are drawn with a red border. Each node links to its row of the
+trace matrix. Walks are bounded, because users' graphs can be large and can be wrong (cycles).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...exchange.records import Record
+from ..coverage import Coverage, asil_of
+
+MAX_NODES = 120
+MAX_DEPTH = 8
+_FILL = {"D": "#f4c7c3", "C": "#fcd5a8", "B": "#fff2b3", "A": "#d9ead3", "QM": "#eeeeee", "none": "#ffffff"}
+
+
+class GraphvizMissing(RuntimeError):
+    """Graphviz's ``dot`` is not installed: the report is written without pictures."""
+
+
+def _label(record_id: str, title: str, asil: str) -> str:
+    short = title if len(title) <= 38 else title[:37].rstrip() + "…"
+    lines = [record_id, short] if short else [record_id]
+    if asil != "none":
+        lines.append(f"ASIL {asil}")
+    return "\n".join(lines)
+
+
+def goal_source(coverage: Coverage, goal_id: str, hole_ids: set[str], by_id: dict[str, Record]) -> str:
+    """The DOT source of the goal's trace graph; ``by_id`` maps the coverage's records by ID."""
+    import graphviz
+
+    dot = graphviz.Digraph(f"trace {goal_id}", graph_attr={"rankdir": "TB", "fontname": "sans-serif",
+                                                           "bgcolor": "transparent", "nodesep": "0.3"},
+                           node_attr={"shape": "box", "style": "rounded,filled", "fontname": "sans-serif",
+                                      "fontsize": "10"},
+                           edge_attr={"fontname": "sans-serif", "fontsize": "9", "color": "#555555"})
+    added: set[str] = set()
+
+    def node(node_id: str) -> None:
+        if node_id in added:
+            return
+        added.add(node_id)
+        record = by_id.get(node_id)
+        if record is None:
+            dot.node(node_id, f"{node_id}\n(not defined)", fillcolor="#ffffff", color="#cc0000", style="dashed")
+            return
+        asil = asil_of(record)
+        attrs = {"fillcolor": _FILL.get(asil, "#ffffff"), "URL": f"#item-{node_id}", "target": "_self",
+                 "tooltip": f"{node_id}: {record.title}"}
+        if node_id in hole_ids:
+            attrs.update(color="#cc0000", penwidth="2")
+        if record.category == "verification":
+            attrs["shape"] = "note"
+        if record.category == "hazard":
+            attrs["shape"] = "hexagon"
+        dot.node(node_id, _label(node_id, record.title, asil), **attrs)
+
+    node(goal_id)
+    for event in coverage.events_of.get(goal_id, ()):
+        node(event)
+        dot.edge(event, goal_id, style="dashed", arrowhead="none")
+    frontier, depth = [goal_id], 0
+    while frontier and depth < MAX_DEPTH and len(added) < MAX_NODES:
+        following: list[str] = []
+        for parent in frontier:
+            for child in coverage.children.get(parent, ()):
+                if len(added) >= MAX_NODES:
+                    break
+                seen = child in added
+                node(child)
+                dot.edge(parent, child)
+                if not seen:
+                    following.append(child)
+            for test in coverage.verified_by.get(parent, ()):
+                node(test)
+                dot.edge(parent, test, style="dotted", label="verified by")
+        frontier, depth = following, depth + 1
+    if len(added) >= MAX_NODES or any(coverage.children.get(f) for f in frontier):
+        dot.node("…", f"… (cut at {MAX_NODES} items / {MAX_DEPTH} levels)", shape="plaintext", style="")
+    return dot.source
+
+
+def render_svgs(sources: list[str]) -> list[str]:
+    """The SVG elements (no XML prolog) of the graphs, laid out by one ``dot`` process: starting one per
+    graph costs twenty times more than the layout of a goal's graph."""
+    import graphviz
+
+    if not sources:
+        return []
+    try:
+        out = graphviz.pipe("dot", "svg", "\n".join(sources).encode("utf-8")).decode("utf-8")
+    except graphviz.ExecutableNotFound:
+        raise GraphvizMissing("Graphviz's dot is not installed (Debian: apt-get install graphviz)") from None
+    svgs = re.findall(r"<svg\b.*?</svg>", out, flags=re.DOTALL)
+    if len(svgs) != len(sources):
+        raise RuntimeError(f"dot returned {len(svgs)} pictures for {len(sources)} graphs")
+    return svgs
