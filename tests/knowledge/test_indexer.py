@@ -49,17 +49,21 @@ def test_deleted_files_leave_the_index(work):
     assert all(not f.source.endswith("brake-guide.md") for f in Store(config.index_dir).files())
 
 
-def test_failed_reindex_keeps_the_previous_version_usable(work):
+def test_failed_embedding_keeps_the_new_text_searchable_and_the_next_run_fills_the_vectors(work):
     src, config = work
     _run(config, [src], HashEmbedder())
-    store = Store(config.index_dir)
-    rows_before = sorted(r["text"] for r in store.scan(None, ["text"]))
     md = src / "brake-guide.md"
-    md.write_text(md.read_text() + "\n\n## 3 New clause\n\nBrand new text that needs embedding.\n")
-    (src / "widget-standard.txt").write_text((src / "widget-standard.txt").read_text() + "\nMore text.\n")
+    md.write_text(md.read_text() + "\n\n## 3 New clause\n\nBrand new text about the zeppelin interlock.\n")
     report = _run(config, [src], HashEmbedder(fail_after=0))
     assert report.failed and "simulated embedding failure" in report.failed[0][1]
-    assert sorted(r["text"] for r in Store(config.index_dir).scan(None, ["text"])) == rows_before
+    assert report.indexed == [str(md.resolve())] and report.vectors_pending == 1
+    store = Store(config.index_dir)
+    assert store.pending_count() == 1
+    assert "zeppelin" in " ".join(r["text"] for r in store.scan(None, ["text"]))
+    emb = HashEmbedder()
+    again = _run(config, [src], emb)
+    assert again.indexed == [] and again.embedded == emb.embedded == 1 and again.vectors_pending == 0
+    assert Store(config.index_dir).pending_count() == 0
 
 
 def test_hostile_file_fails_alone_and_the_rest_is_indexed(work):

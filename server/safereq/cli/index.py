@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="re-index files even when unchanged")
     p.add_argument("--rebuild", action="store_true",
                    help="throw the index away and build it again (the cure for a damaged index)")
+    p.add_argument("--text-only", action="store_true",
+                   help="stop once full-text search works; the next 'safereq index' fills in the vectors")
     p.add_argument("--json", action="store_true", help="print the report (or --status) as JSON")
     add_index_options(p)
     p.set_defaults(handler=run)
@@ -67,7 +69,7 @@ def _progress_bar():
             sys.stderr.flush()
             return
         width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 50))
-        counted = {"index": "files", "page": "pages"}
+        counted = {"index": "files", "page": "pages", "vectors": "vectors"}
         filled = int(event.fraction * width) if event.phase in counted else width
         label = f"{event.done}/{event.total} {counted[event.phase]}" if event.phase in counted else event.phase
         sys.stderr.write(f"\r\033[K[{'#' * filled}{'.' * (width - filled)}] {label}  {event.message[:40]}")
@@ -89,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         report = index_paths(config, [Path(p) for p in args.paths], document=args.document,
-                             progress=_progress_bar(), force=args.force, rebuild=args.rebuild)
+                             progress=_progress_bar(), force=args.force, vectors=not args.text_only,
+                             rebuild=args.rebuild)
     except IndexDamaged as exc:
         print(f"safereq index: {exc}", file=sys.stderr)
         return DAMAGED
@@ -106,12 +109,18 @@ def run(args: argparse.Namespace) -> int:
                           "failed": [{"source": s, "error": e} for s, e in report.failed],
                           "chunks": report.chunks_written, "embedded": report.embedded,
                           "reused": report.embed_cache_hits, "pages": report.pages,
-                          "seconds": round(report.seconds, 2)}, indent=2))
+                          "seconds": round(report.seconds, 2), "text_seconds": round(report.text_seconds, 2),
+                          "vector_seconds": round(report.vector_seconds, 2),
+                          "vectors_pending": report.vectors_pending}, indent=2))
     else:
         print(f"indexed {len(report.indexed)} file(s): {report.chunks_written} chunks "
               f"({report.embedded} embedded, {report.embed_cache_hits} reused); "
               f"{len(report.skipped)} unchanged, {len(report.removed)} removed, {len(report.failed)} failed "
               f"in {report.seconds:.1f} s -> {config.index_dir}")
+        if report.embedded or report.vectors_pending:
+            print(f"  full-text search ready after {report.text_seconds:.1f} s; vectors "
+                  + (f"pending for {report.vectors_pending} chunks (run safereq index again to fill them in)"
+                     if report.vectors_pending else f"filled in {report.vector_seconds:.1f} s"))
         for source, error in report.failed:
             print(f"  failed: {error}" if source in error else f"  failed: {source}: {error}", file=sys.stderr)
     return 1 if report.failed else 0

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"safereq search: {exc}", file=sys.stderr)
         return 2
+    _note_pending_vectors(kb)
     opts = dict(limit=args.limit, document=args.document, part=args.part, clause_prefix=args.clause,
                 mode=args.mode, rerank=args.rerank)
     try:
@@ -92,3 +93,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_text(hits)
     return 0
+
+
+def _note_pending_vectors(kb) -> None:
+    """Say on stderr when part of the index has no vectors yet (text indexed first): results lean on full text."""
+    try:
+        pending, total = kb.store.pending_count(), kb.store.count()
+    except (OSError, RuntimeError):
+        return  # the search itself reports a damaged index
+    if pending:
+        print(f"safereq search: vectors pending for {pending} of {total} chunks; those are found by full-text "
+              "search only until 'safereq index' finishes", file=sys.stderr)

@@ -11,6 +11,8 @@ environment variables, then defaults. Environment variables:
     SAFEREQ_EMBED_DIM          expected dimension (optional; probed otherwise)
     SAFEREQ_EMBED_ALLOW_REMOTE 1 to allow a non-loopback endpoint (sends indexed text off the machine)
     SAFEREQ_EMBED_THREADS      CPU threads for the bundled model (default: the runtime's choice)
+    SAFEREQ_EMBED_PROCESSES    worker processes for bulk embedding with the bundled model (default: cores, ≤ 2)
+    SAFEREQ_EMBED_CONCURRENCY  requests in flight at once to the OpenAI-compatible endpoint (default 4)
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class EmbedConfig:
     threads: int | None = None
     query_prefix: str = ""
     passage_prefix: str = ""
+    concurrency: int = 4
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> EmbedConfig:

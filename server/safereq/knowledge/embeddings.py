@@ -132,12 +132,31 @@ def _is_loopback(url: str) -> bool:
     return host in {"localhost", "::1"} or host.startswith("127.")
 
 
+RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+class _Retryable(EmbeddingError):
+    """A failure worth another try: the endpoint is busy, restarting or the connection dropped."""
+
+    def __init__(self, message: str, wait: float | None = None):
+        super().__init__(message)
+        self.wait = wait
+
+
 class OpenAIEmbedder:
-    """An OpenAI-compatible ``POST {base_url}/embeddings`` endpoint, batched, with retries left to the server."""
+    """An OpenAI-compatible ``POST {base_url}/embeddings`` endpoint: batched, concurrent, retried.
+
+    Bulk embedding sends up to ``concurrency`` batches at once (a team's GPU server is fastest when it has
+    several requests to batch; more would only queue there). A batch that gets HTTP 429/5xx or a dropped
+    connection is retried up to ``retries`` times with exponential back-off (honouring ``Retry-After``, at most
+    ``MAX_WAIT`` s); other HTTP errors and wrong answers fail at once. Results keep the order of the input.
+    """
+
+    MAX_WAIT = 30.0
 
     def __init__(self, base_url: str, model: str, api_key: str = "", dim: int = 0, batch_size: int = 64,
                  allow_remote: bool = False, timeout: float = 60.0, query_prefix: str = "",
-                 passage_prefix: str = ""):
+                 passage_prefix: str = "", concurrency: int = 4, retries: int = 3, backoff: float = 0.5):
         if not base_url:
             raise EmbeddingError("the openai embedder needs a base URL (SAFEREQ_EMBED_URL or --embed-url)")
         if not model:
@@ -153,8 +172,16 @@ class OpenAIEmbedder:
         self._batch = batch_size
         self._timeout = timeout
         self._qp, self._pp = query_prefix, passage_prefix
+        self._concurrency = max(1, concurrency)
+        self._retries = max(0, retries)
+        self._backoff = backoff
         self._queries = _QueryCache()
         self.model_id = f"openai:{model}"
+
+    @property
+    def in_flight_chunks(self) -> int:
+        """How many texts fill every concurrent request once."""
+        return self._batch * self._concurrency
 
     @property
     def dim(self) -> int:
@@ -163,6 +190,19 @@ class OpenAIEmbedder:
         return self._dim
 
     def _post(self, texts: list[str]) -> list[list[float]]:
+        import time
+
+        for attempt in range(self._retries + 1):
+            try:
+                return self._post_once(texts)
+            except _Retryable as exc:
+                if attempt == self._retries:
+                    raise EmbeddingError(f"{exc} (after {attempt + 1} tries)") from None
+                wait = exc.wait if exc.wait is not None else self._backoff * 2 ** attempt
+                time.sleep(min(self.MAX_WAIT, max(0.0, wait)))
+        raise AssertionError("unreachable")
+
+    def _post_once(self, texts: list[str]) -> list[list[float]]:
         body = json.dumps({"model": self._model, "input": texts, "encoding_format": "float"}).encode()
         headers = {"Content-Type": "application/json"}
         if self._key:
@@ -172,9 +212,13 @@ class OpenAIEmbedder:
             with urllib.request.urlopen(req, timeout=self._timeout) as resp:
                 payload = json.loads(resp.read(200_000_000))
         except urllib.error.HTTPError as exc:
-            raise EmbeddingError(f"embedding endpoint {self._url} answered HTTP {exc.code}") from None
+            message = f"embedding endpoint {self._url} answered HTTP {exc.code}"
+            if exc.code in RETRY_STATUS:
+                after = (exc.headers.get("Retry-After") or "").strip() if exc.headers else ""
+                raise _Retryable(message, float(after) if after.replace(".", "", 1).isdigit() else None) from None
+            raise EmbeddingError(message) from None
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            raise EmbeddingError(f"embedding endpoint {self._url} unreachable: {exc}") from None
+            raise _Retryable(f"embedding endpoint {self._url} unreachable: {exc}") from None
         except json.JSONDecodeError:
             raise EmbeddingError(f"embedding endpoint {self._url} returned invalid JSON") from None
         try:
@@ -192,10 +236,13 @@ class OpenAIEmbedder:
         self._queries.clear()
 
     def embed_passages(self, texts: list[str]) -> list[list[float]]:
-        out: list[list[float]] = []
-        for i in range(0, len(texts), self._batch):
-            out.extend(self._post([self._pp + t for t in texts[i:i + self._batch]]))
-        return out
+        batches = [[self._pp + t for t in texts[i:i + self._batch]] for i in range(0, len(texts), self._batch)]
+        if len(batches) <= 1 or self._concurrency == 1:
+            return [v for b in batches for v in self._post(b)]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(self._concurrency, len(batches)), thread_name_prefix="embed") as pool:
+            return [v for vectors in pool.map(self._post, batches) for v in vectors]
 
     def embed_query(self, text: str) -> list[float]:
         cached = self._queries.get(text)
@@ -214,5 +261,5 @@ def make_embedder(config: EmbedConfig) -> Embedder | None:
     if config.backend == "openai":
         return OpenAIEmbedder(config.url, config.model, api_key=config.api_key, dim=config.dim,
                               allow_remote=config.allow_remote, query_prefix=config.query_prefix,
-                              passage_prefix=config.passage_prefix)
+                              passage_prefix=config.passage_prefix, concurrency=config.concurrency)
     raise EmbeddingError(f"unknown embedder {config.backend!r} (choose e5, openai or none)")

@@ -5,6 +5,12 @@ the chunks whose text is new (vectors of unchanged chunk texts are reused from t
 cache is keyed by content hash), and replace the file's rows in one commit. A file that fails (binary,
 malformed PDF, …) is reported with a message and the run goes on; the index keeps its previous rows for it.
 
+Text first, vectors after: the run writes every file's rows with the vectors it already has (the table's
+cache, the shipped seed) and none for new texts, builds the full-text index, and only then embeds what is
+missing, one committed batch at a time. Full-text search works as soon as the text is in, and a run that is
+stopped (cancelled, killed) leaves rows without vectors that the next run fills in: the rows are the queue.
+``Indexer.run(..., vectors=False)`` stops after the text.
+
 Progress is reported through a callback (``ProgressEvent``), which the CLI draws as a bar on stderr and the
 language server turns into work-done progress. The callback may raise :class:`IndexCancelled` to stop the run
 at the next file, PDF page or embedding batch (the language server's Cancel); what was written stays.
@@ -139,19 +145,17 @@ class Indexer:
             log.debug("progress callback failed", exc_info=True)
 
     def run(self, jobs: list[Job], *, prune_prefixes: Iterable[str] = (), force: bool = False,
-            rebuild: bool = False) -> IndexReport:
+            rebuild: bool = False, vectors: bool = True) -> IndexReport:
         """Index ``jobs``; a damaged index is first repaired (see :mod:`.integrity`), or rebuilt with ``rebuild``."""
-        from .store import StoreError
-
         from .integrity import REPAIR_HINT, short
-        from .store import Store
+        from .store import Store, StoreError
 
         started = time.perf_counter()
         landed: list[str] = []  # files an attempt that then lost a race had already committed
         for attempt in range(CONFLICT_RETRIES + 1):
             report = IndexReport()
             try:
-                done = self._run(jobs, list(prune_prefixes), force, rebuild and attempt == 0, report, started)
+                done = self._run(jobs, list(prune_prefixes), force, rebuild and attempt == 0, vectors, report, started)
                 done.indexed[:0] = [f for f in landed if f not in done.indexed]
                 done.skipped[:] = [f for f in done.skipped if f not in landed]
                 return done
@@ -193,7 +197,8 @@ class Indexer:
         self.store = Store(index_dir, reader=False)  # a fresh handle: the files changed under the old one
         return True
 
-    def _run(self, jobs: list[Job], prune_prefixes: list[str], force: bool, rebuild: bool, report: IndexReport,
+    def _run(self, jobs: list[Job], prune_prefixes: list[str], force: bool, rebuild: bool, vectors: bool,
+             report: IndexReport,
              started: float) -> IndexReport:
         repaired = self._repair(rebuild, report)
         model_id = self.embedder.model_id if self.embedder else "none"
@@ -209,13 +214,28 @@ class Indexer:
         total = len(jobs)
         try:
             self._index_jobs(jobs, known, force, report)
-            self._emit("finish", total, total, "building the search index")
-            if report.indexed or report.removed or force or repaired:
+            self._emit("finish", total, total, "building the full-text index")
+            changed = bool(report.indexed or report.removed or force or repaired)
+            if changed:
+                self.store.finish_text()
+            report.text_seconds = time.perf_counter() - started
+            report.vectors_pending = self.store.pending_count()
+            self._emit("text-ready", total, total, f"text ready; vectors pending for {report.vectors_pending} chunks"
+                       if report.vectors_pending else "text ready")
+            if vectors and self.embedder is not None and report.vectors_pending:
+                changed = True
+                try:
+                    self._fill_vectors(report)
+                except EmbeddingError as exc:  # the text stays searchable; the next run tries the rest again
+                    report.failed.append(("vectors", f"{exc}; {report.vectors_pending} chunks have no vector "
+                                                     "yet (full-text search works; run safereq index again)"))
+            if changed:
                 self.store.finish()
         except IndexCancelled:
             # Every file written so far is complete (one commit each); full-text search also reads rows the
             # search index does not cover yet, so skipping its rebuild loses nothing but speed.
             report.cancelled = True
+            report.vectors_pending = self.store.pending_count()
             log.info("indexing cancelled after %d file(s)", len(report.indexed))
         report.seconds = time.perf_counter() - started
         try:
@@ -237,7 +257,7 @@ class Indexer:
                     continue
                 chunks, pages = chunk_job(job, data, lambda i, count, name=job.path.name:
                                           self._emit("page", i, count, name))
-                rows, embedded, hits = self._rows(job, digest, chunks)
+                rows, hits = self._rows(job, digest, chunks)
                 if rows:
                     self.store.write_source(job.source, rows)
                 elif job.source in known:
@@ -248,22 +268,18 @@ class Indexer:
             except (IngestError, ValueError) as exc:
                 report.failed.append((job.source, str(exc)))
                 continue
-            except EmbeddingError as exc:
-                report.failed.append((job.source, str(exc)))
-                break  # the embedder will fail the same way for every other file
             report.indexed.append(job.source)
             report.chunks_written += len(rows)
-            report.embedded += embedded
             report.embed_cache_hits += hits
             report.pages += pages
 
-    def _rows(self, job: Job, digest: str, chunks: list[Chunk]) -> tuple[list[dict], int, int]:
+    def _rows(self, job: Job, digest: str, chunks: list[Chunk]) -> tuple[list[dict], int]:
+        """The rows of one file, with the vectors already known (table cache, shipped seed) and how many those were."""
         from .ingest.chunker import DocumentMeta
 
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         hashes = [c.embed_hash for c in chunks]
         vectors: dict[str, list[float]] = {}
-        embedded = 0
         if self.embedder is not None:
             vectors = self.store.cached_vectors(hashes)
             if job.source.startswith(SHIPPED_PREFIX):
@@ -271,14 +287,7 @@ class Indexer:
 
                 seed = load_seed(seed_path(self.embedder.model_id))
                 vectors.update((h, seed[h]) for h in hashes if h not in vectors and h in seed)
-            missing = [c for c in chunks if c.embed_hash not in vectors]
-            unique = list({c.embed_hash: c for c in missing}.values())
-            for i in range(0, len(unique), 32):
-                batch = unique[i:i + 32]
-                self._emit("embed", i, len(unique), f"{job.path.name}: {i}/{len(unique)} chunks")
-                for c, v in zip(batch, self.embedder.embed_passages([c.embed_text for c in batch]), strict=True):
-                    vectors[c.embed_hash] = v
-            embedded = len(unique)
+        reused = sum(1 for h in hashes if h in vectors)
         rows = []
         for c, h in zip(chunks, hashes, strict=True):
             meta = DocumentMeta(c.document, c.year, c.doc_title)
@@ -292,9 +301,65 @@ class Indexer:
                 "page": c.page or 0, "ordinal": c.ordinal,
             }
             if self.embedder is not None:
-                row["vector"] = vectors[h]
+                row["vector"] = vectors.get(h)  # None: filled in by _fill_vectors after the text phase
             rows.append(row)
-        return rows, embedded, len(chunks) - embedded
+        return rows, reused
+
+    def _fill_vectors(self, report: IndexReport) -> None:
+        """Embed the rows that have no vector yet, one committed batch at a time (stoppable, resumable)."""
+        assert self.embedder is not None
+        started = time.perf_counter()
+        pending = self.store.pending_rows()
+        by_hash: dict[str, list[str]] = {}
+        texts: dict[str, str] = {}
+        for row in pending:
+            by_hash.setdefault(row["embed_hash"], []).append(row["id"])
+            texts.setdefault(row["embed_hash"], row["search_text"])
+        cached = self.store.cached_vectors(by_hash)  # another file may hold the same text already
+        if cached:
+            self._write_vectors(by_hash, cached)
+        todo = [h for h in by_hash if h not in cached]
+        bulk, close, per_commit = bulk_passage_embedder(self.embedder)
+        try:
+            for i in range(0, len(todo), per_commit):
+                self._emit("vectors", i, len(todo), f"{i}/{len(todo)} chunks")
+                batch = todo[i:i + per_commit]
+                vectors = bulk([texts[h] for h in batch])
+                self._write_vectors(by_hash, dict(zip(batch, vectors, strict=True)))
+                report.embedded += len(batch)
+            self._emit("vectors", len(todo), len(todo), f"{len(todo)}/{len(todo)} chunks")
+        finally:
+            close()
+            report.vector_seconds += time.perf_counter() - started
+            report.vectors_pending = self.store.pending_count()
+
+    def _write_vectors(self, by_hash: dict[str, list[str]], vectors: dict[str, list[float]]) -> None:
+        ids = [i for h in vectors for i in by_hash[h]]
+        self.store.set_vectors(ids, [vectors[h] for h in vectors for _ in by_hash[h]])
+
+
+VECTOR_BATCH = 32  # chunks per commit of vectors: what a stop loses at most, and how often progress moves
+
+
+def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], list[list[float]]],
+                                                       Callable[[], None], int]:
+    """How to embed many passages with ``embedder``: the bundled model over worker processes, else itself.
+
+    Returns (embed, close, chunks per commit). The OpenAI-compatible embedder batches and runs its requests
+    concurrently itself; it gets enough chunks per commit to keep all of its requests in flight.
+    """
+    from .embeddings import E5Embedder, OpenAIEmbedder
+
+    if isinstance(embedder, E5Embedder):
+        from .embed_pool import E5ProcessPool, default_processes
+
+        processes = default_processes()
+        if processes > 1:
+            pool = E5ProcessPool(processes)
+            return pool.embed_passages, pool.close, VECTOR_BATCH
+    if isinstance(embedder, OpenAIEmbedder):
+        return embedder.embed_passages, lambda: None, max(VECTOR_BATCH, embedder.in_flight_chunks)
+    return embedder.embed_passages, lambda: None, VECTOR_BATCH
 
 
 def chunk_job(job: Job, data: bytes, on_page: Callable[[int, int], None] | None = None) -> tuple[list[Chunk], int]:
@@ -322,6 +387,7 @@ def _read_bytes(path: Path) -> bytes:
 
 def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document: str | None = None,
                 progress: ProgressCallback | None = None, force: bool = False, rebuild: bool = False,
+                vectors: bool = True,
                 embedder: Embedder | None | str = "auto") -> IndexReport:
     """Index ``paths`` (files or folders), or the shipped corpora when ``paths`` is empty; ``rebuild`` starts
     from an empty table (the cure for an index damaged beyond its last good version)."""
@@ -334,6 +400,6 @@ def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document
     if not jobs and not problems:
         raise IndexError_("nothing to index: no Markdown, text or PDF files found")
     indexer = Indexer(config, progress, embedder)
-    report = indexer.run(jobs, prune_prefixes=prune, force=force, rebuild=rebuild)
+    report = indexer.run(jobs, prune_prefixes=prune, force=force, rebuild=rebuild, vectors=vectors)
     report.failed[:0] = problems
     return report

@@ -146,32 +146,60 @@ class Store:
             return out
         for i in range(0, len(wanted), 500):
             batch = wanted[i:i + 500]
-            where = "embed_hash IN (" + ", ".join(quote(h) for h in batch) + ")"
+            where = "vector IS NOT NULL AND embed_hash IN (" + ", ".join(quote(h) for h in batch) + ")"
             tbl = self.table.search().where(where).select(["embed_hash", "vector"]).limit(None).to_arrow()
             for h, v in zip(tbl.column("embed_hash").to_pylist(), tbl.column("vector").to_pylist(), strict=True):
                 out[h] = v
         return out
 
+    def pending_count(self) -> int:
+        """Rows written without a vector yet (text indexed first, vectors filled in afterwards)."""
+        if not self.exists() or not self.has_vectors():
+            return 0
+        return self.table.count_rows("vector IS NULL")
+
+    def pending_rows(self) -> list[dict]:
+        """(id, embed_hash, search_text) of every row still waiting for its vector, in table order."""
+        if not self.pending_count():
+            return []
+        return (self.table.search().where("vector IS NULL").select(["id", "embed_hash", "search_text"])
+                .limit(None).to_list())
+
     # -- writes ----------------------------------------------------------------------------------------
     def write_source(self, source: str, rows: list[dict]) -> None:
-        """Replace every row of ``source`` with ``rows`` in one commit (one new table version)."""
+        """Replace every row of ``source`` with ``rows`` in one commit (one new table version).
+
+        A row's vector may be None (not embedded yet): stored as null, found by full-text search only.
+        """
         table = self.table
         data = pa.Table.from_pylist(rows, schema=table.schema)
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
-         .when_not_matched_by_source_delete(f"source = {quote(source)}").execute(data))
+         .when_not_matched_by_source_delete(f"source = {quote(source)}").execute(data, on_bad_vectors="null"))
+
+    def set_vectors(self, ids: list[str], vectors: list[list[float]]) -> None:
+        """Fill the vectors of these rows in one commit; rows deleted meanwhile are left alone."""
+        field = self.table.schema.field("vector")
+        data = pa.table({"id": pa.array(ids, pa.string()), "vector": pa.array(vectors, field.type)})
+        self.table.merge_insert("id").when_matched_update_all().execute(data)
 
     def delete_sources(self, sources: Iterable[str]) -> None:
         items = sorted(set(sources))
         for i in range(0, len(items), 200):
             self.table.delete("source IN (" + ", ".join(quote(s) for s in items[i:i + 200]) + ")")
 
+    def finish_text(self) -> None:
+        """After the text of a run is written: (re)build the full-text index, so search works from now on."""
+        if self.table.count_rows() == 0:
+            return
+        self.table.create_index("search_text", config=FTS(with_position=False), replace=True)
+
     def finish(self) -> None:
-        """After a run: (re)build the full-text index, add a vector index on big tables, compact, drop old versions."""
+        """After the vectors are in: add a vector index on big tables, compact, drop old versions."""
         table = self.table
         if table.count_rows() == 0:
             return
-        table.create_index("search_text", config=FTS(with_position=False), replace=True)
-        if self.has_vectors() and table.count_rows() >= VECTOR_INDEX_MIN_ROWS:
+        self.finish_text()  # rows given vectors were rewritten: index them again (fast; flat-searched meanwhile)
+        if self.has_vectors() and table.count_rows() >= VECTOR_INDEX_MIN_ROWS and not self.pending_count():
             if not any(getattr(ix, "columns", None) == ["vector"] for ix in table.list_indices()):
                 table.create_index("vector", config=HnswSq(distance_type="cosine"), replace=True)
         try:

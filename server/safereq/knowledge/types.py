@@ -140,4 +140,7 @@ class IndexReport:
     pages: int = 0
     seconds: float = 0.0
     cancelled: bool = False
+    text_seconds: float = 0.0  # from the start until full-text search covered every file of the run
+    vector_seconds: float = 0.0  # spent filling in vectors after the text
+    vectors_pending: int = 0  # chunks still without a vector when the run ended (the next run fills them)
     repaired: str = ""  # how a damaged index was repaired before the run (see knowledge/integrity.py), if it was

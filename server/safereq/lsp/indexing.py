@@ -226,6 +226,8 @@ def summarise(index_dir: Path, report: IndexReport) -> dict[str, Any]:
     else:
         message = (f"{files} file(s) indexed ({chunks} chunks), {len(report.skipped)} unchanged, "
                    f"{len(report.removed)} removed, {len(report.failed)} failed → {index_dir}")
+    if report.vectors_pending:
+        message += f"; text ready, vectors pending for {report.vectors_pending} chunks"
     if report.repaired:
         message = f"{report.repaired}; {message}"
     if report.failed:
@@ -234,7 +236,8 @@ def summarise(index_dir: Path, report: IndexReport) -> dict[str, Any]:
     return {
         "index": str(index_dir), "files": files, "chunks": chunks, "skipped": len(report.skipped),
         "removed": len(report.removed), "failed": [{"source": s, "error": e} for s, e in report.failed],
-        "embedded": report.embedded, "cancelled": report.cancelled, "seconds": round(report.seconds, 2),
+        "embedded": report.embedded, "vectors_pending": report.vectors_pending, "cancelled": report.cancelled,
+        "seconds": round(report.seconds, 2),
         "message": message,
     }
 
@@ -242,7 +245,7 @@ def summarise(index_dir: Path, report: IndexReport) -> dict[str, Any]:
 class _ProgressSink:
     """Turns the indexer's events (worker thread) into percentage + message.
 
-    Events come per file, per PDF page and per embedding batch, each a unit of real work, so they are passed
+    Events come per file, per PDF page and per committed batch of vectors, each a unit of real work, so they are passed
     on as they come (no time-based throttling, which would make the messages depend on the machine's speed).
     Files count by size (one PDF of the shipped corpora is most of the work, among 30 files); the
     percentage never goes back; the files take 95 %, building the search index the rest.
@@ -272,11 +275,16 @@ class _ProgressSink:
             within, message = 0.0, f"{event.message} ({event.done + 1}/{event.total})"
         elif phase == "page":
             within, message = event.fraction, f"{event.message}: page {event.done + 1}/{event.total}"
-        elif phase == "embed":
-            within, message = event.fraction, f"embedding {event.message}"
         elif phase == "finish":
             self._percentage = max(self._percentage, _FILES_SHARE + 1)
             self._report(self._percentage, event.message or "building the search index")
+            return
+        elif phase == "text-ready":  # full-text search works from here on; vectors follow
+            self._report(self._percentage, event.message)
+            return
+        elif phase == "vectors":  # the last few percent: vectors fill in after the text (may take minutes)
+            self._percentage = max(self._percentage, _FILES_SHARE + 1 + int(3 * event.fraction))
+            self._report(self._percentage, f"text ready; vectors {event.done}/{event.total} chunks")
             return
         else:  # "done": the end of the progress says how it went
             return
