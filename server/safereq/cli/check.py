@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the CLI imports the core lazily, so that `safereq --help` stays instant
-    from ..checks.config import Config, ConfigError
+    from ..checks.config import Config
     from ..checks.engine import Checker
     from ..checks.findings import Finding, Severity
     from ..checks.registry import RuleInfo
     from ..workspace import Workspace
     from ..workspace.loader import LoadResult
+
+from .errors import UsageError
 
 MAX_FIX_ROUNDS = 10
 
@@ -99,41 +101,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run, fast_exit=True)
 
 
-class UsageError(Exception):
-    """A problem with the command line: reported on one line, exit status 2."""
-
-
 def run(args: argparse.Namespace) -> int:
-    from ..checks.config import ConfigError
     from ..impact.review_state import ReviewStateError
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except UsageError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except ConfigError as exc:
-        print(_config_error(exc), file=sys.stderr)
-        return 2
-    except ReviewStateError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # a bug in safereq, not the user's input: one line, unless debugging
-        if os.environ.get("SAFEREQ_DEBUG"):
-            raise
-        print(f"safereq: internal error: {type(exc).__name__}: {exc} (please report it; set SAFEREQ_DEBUG=1 "
-              "to see the traceback)", file=sys.stderr)
-        return 2
+    return guarded(_run, args, ReviewStateError)
 
-
-def _config_error(exc: ConfigError) -> str:
-    """``path:line: message`` with the path as the user would type it, so editors can jump to it."""
-    from ..workspace.loader import display_path
-
-    if exc.path is None:
-        return f"safereq: {exc.message}"
-    where = display_path(Path(exc.path)) + (f":{exc.line}" if exc.line else "")
-    return f"{where}: {exc.message}"
 
 
 def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:

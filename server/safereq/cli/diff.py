@@ -34,18 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checks.config import ConfigError
     from ..impact.review_state import ReviewStateError
     from ..impact.revisions import RevisionError
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except (RevisionError, ReviewStateError) as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except ConfigError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
+    return guarded(_run, args, RevisionError, ReviewStateError)
+
 
 
 def _run(args: argparse.Namespace) -> int:

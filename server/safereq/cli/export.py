@@ -9,7 +9,6 @@ configuration or input problem.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -33,23 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checks.config import ConfigError
-    from .check import UsageError, _config_error
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except UsageError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except ConfigError as exc:
-        print(_config_error(exc), file=sys.stderr)
-        return 2
-    except Exception as exc:
-        if os.environ.get("SAFEREQ_DEBUG"):
-            raise
-        print(f"safereq: internal error: {type(exc).__name__}: {exc} (please report it; set SAFEREQ_DEBUG=1 "
-              "to see the traceback)", file=sys.stderr)
-        return 2
+    return guarded(_run, args)
+
 
 
 def render(fmt: str, documents: list, title: str | None) -> bytes:
@@ -79,7 +65,7 @@ def render(fmt: str, documents: list, title: str | None) -> bytes:
 
 def _run(args: argparse.Namespace) -> int:
     from ..exchange.records import collect
-    from .check import UsageError
+    from .errors import UsageError
     from .loading import load_workspace
 
     if args.to == "reqifz" and not args.output and sys.stdout.isatty():

@@ -9,7 +9,6 @@ place), never dropped silently. Existing files are not overwritten unless ``--fo
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -33,18 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..exchange.errors import InputError
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except InputError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        if os.environ.get("SAFEREQ_DEBUG"):
-            raise
-        print(f"safereq: internal error: {type(exc).__name__}: {exc} (please report it; set SAFEREQ_DEBUG=1 "
-              "to see the traceback)", file=sys.stderr)
-        return 2
+    return guarded(_run, args, InputError)
+
 
 
 def detect(path: Path, data: bytes) -> str:

@@ -31,17 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checks.config import ConfigError
     from ..fragment.format import FragmentError
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except FragmentError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except ConfigError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
+    return guarded(_run, args, FragmentError)
+
 
 
 def _run(args: argparse.Namespace) -> int:

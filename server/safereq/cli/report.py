@@ -7,7 +7,6 @@ configuration problem.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -28,29 +27,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..checks.config import ConfigError
-    from .check import UsageError, _config_error
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except UsageError as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
-    except ConfigError as exc:
-        print(_config_error(exc), file=sys.stderr)
-        return 2
-    except Exception as exc:
-        if os.environ.get("SAFEREQ_DEBUG"):
-            raise
-        print(f"safereq: internal error: {type(exc).__name__}: {exc} (please report it; set SAFEREQ_DEBUG=1 "
-              "to see the traceback)", file=sys.stderr)
-        return 2
+    return guarded(_run, args)
+
 
 
 def _run(args: argparse.Namespace) -> int:
     from ..exchange.records import collect
     from ..report.coverage import compute
-    from .check import UsageError
+    from .errors import UsageError
     from .loading import load_workspace
 
     workspace, loaded, _config = load_workspace(args)

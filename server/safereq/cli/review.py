@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 
 
+from .errors import UsageError
+
+
 def _link(text: str) -> tuple[str, str]:
     child, sep, parent = text.partition(":")
     if not sep or not child.strip() or not parent.strip():
@@ -41,19 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-class UsageError(Exception):
-    pass
-
-
 def run(args: argparse.Namespace) -> int:
-    from ..checks.config import ConfigError
     from ..impact.review_state import ReviewStateError
+    from .errors import guarded
 
-    try:
-        return _run(args)
-    except (UsageError, ReviewStateError, ConfigError) as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
-        return 2
+    return guarded(_run, args, ReviewStateError)
+
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks.findings import Finding
-from .format import Document, Fragment, FragmentError, inputs_digest, item_records, read
+from .format import Document, Fragment, FragmentError, item_records, read
 
 
 def root_of(paths: Sequence[str]) -> Path:

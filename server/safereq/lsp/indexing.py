@@ -35,8 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types
-
 from .errors import failed, invalid
 from .progress import Progress
 

@@ -140,7 +140,6 @@ async def did_change_workspace_folders(ls: SafereqServer, params: types.DidChang
     from .loading import load_folders
 
     session = ls.session
-    root = session.root
     for folder in params.event.removed:
         path = key_of(folder.uri)
         if is_path(path):
