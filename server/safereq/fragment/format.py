@@ -23,8 +23,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +31,7 @@ from typing import Any
 from .. import __version__
 from ..checks.findings import Edit, Finding, Fix, Related, Severity
 from ..model.ranges import Span
+from ..workspace.loader import write_atomically
 
 FORMAT = "safereq-fragment"
 VERSION = 1
@@ -136,18 +135,7 @@ def write(fragment: Fragment, path: Path) -> None:
     data = dumps(fragment).encode("utf-8", "surrogatepass")
     if path.suffix == ".gz":
         data = gzip.compress(data, mtime=0)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a committed file is not
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomically(path, data)
 
 
 def read(path: Path, *, prefix: str | None = None) -> Fragment:
@@ -195,8 +183,3 @@ def item_records(items: Sequence[Any]) -> list[dict[str, Any]]:
                     "asil": str(asil) if (asil := stated_asil(item)) else None, "links": {k: v for k, v in links.items() if v}})
     return out
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

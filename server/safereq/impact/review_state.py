@@ -19,12 +19,11 @@ line's text depends on its neighbours (no trailing commas to change) and git mer
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..workspace.loader import write_atomically
 from .snapshot import Snapshot
 
 FILE_NAME = "safereq-review.jsonl"
@@ -101,18 +100,7 @@ class ReviewState:
         """Write atomically (a temporary file in the same folder, then a rename): never half a file."""
         target = Path(path or self.path or FILE_NAME)
         text = self.dumps()
-        fd, tmp = tempfile.mkstemp(prefix=".safereq-review.", suffix=".tmp", dir=str(target.parent or "."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a committed file is not
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomically(target, text.encode("utf-8"))
         self.path = target
         return target
 
@@ -166,8 +154,3 @@ def load(root: Path) -> ReviewState:
         raise ReviewStateError(path, f"cannot be read: {exc.strerror or exc}") from None
     return parse(text, path)
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
