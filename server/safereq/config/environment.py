@@ -29,6 +29,7 @@ class Environment(BaseModel):
     embed_dim: str = Field("", alias="SAFEREQ_EMBED_DIM")
     embed_allow_remote: str = Field("", alias="SAFEREQ_EMBED_ALLOW_REMOTE")
     embed_threads: str = Field("", alias="SAFEREQ_EMBED_THREADS")
+    embed_max_tokens: str = Field("", alias="SAFEREQ_EMBED_MAX_TOKENS")
     llm_base_url: str = Field("", alias="SAFEREQ_LLM_BASE_URL")
     llm_model: str = Field("", alias="SAFEREQ_LLM_MODEL")
     llm_api_key: str = Field("", alias="SAFEREQ_LLM_API_KEY")
@@ -50,6 +51,11 @@ class Environment(BaseModel):
     @property
     def embed_thread_count(self) -> int | None:
         return int(self.embed_threads) if self.embed_threads.strip().isdigit() else None
+
+    @property
+    def embed_token_cap(self) -> int | None:
+        """``SAFEREQ_EMBED_MAX_TOKENS`` (0 = embed whole chunks); ``None`` when unset or malformed."""
+        return int(self.embed_max_tokens) if self.embed_max_tokens.strip().isdigit() else None
 
     @property
     def embed_remote_allowed(self) -> bool:

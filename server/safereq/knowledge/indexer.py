@@ -355,7 +355,7 @@ def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], lis
 
         processes = default_processes()
         if processes > 1:
-            pool = E5ProcessPool(processes)
+            pool = E5ProcessPool(processes, embedder.max_tokens)
             return pool.embed_passages, pool.close, VECTOR_BATCH
     if isinstance(embedder, OpenAIEmbedder):
         return embedder.embed_passages, lambda: None, max(VECTOR_BATCH, embedder.in_flight_chunks)
