@@ -46,15 +46,24 @@ def sentence(rng: random.Random) -> str:
     return f"{rng.choice(SUBJECTS).capitalize()} {rng.choice(VERBS)} {rng.choice(OBJECTS)}{' ' + tail if tail else ''}."
 
 
+FRONT = ["1", "2", "3"]  # Scope, Normative references, Terms: a part starts at clause 1, as real ones do
+
+
 def clause_numbers(pages: int) -> list[str]:
-    """One clause per page, numbered like a standard: 4.1, 4.1.1 … 4.1.6, 4.2, … then 5.1, …"""
-    out: list[str] = []
-    major, minor, sub = 4, 1, 0
+    """One clause per page, numbered like a standard: 1, 2, 3, then 4.1.1 … 4.1.6, 4.2.1, … 4.8.6, 5.1.1, …
+
+    Each page's paragraphs are numbered below its clause (4.1.1.1, 4.1.1.2), so a page's clause is a leaf and
+    no paragraph number collides with the next page's clause. Starting at 1 matters: the structure detector
+    accepts a first heading only if it plausibly opens a document, so a PDF that began at 4.1 (as this one
+    did) got no clause numbers at all.
+    """
+    out: list[str] = FRONT[:pages]
+    major, minor, sub = 4, 1, 1
     while len(out) < pages:
-        out.append(f"{major}.{minor}" if sub == 0 else f"{major}.{minor}.{sub}")
+        out.append(f"{major}.{minor}.{sub}")
         sub += 1
         if sub > 6:
-            sub, minor = 0, minor + 1
+            sub, minor = 1, minor + 1
         if minor > 8:
             major, minor = major + 1, 1
     return out
@@ -77,8 +86,7 @@ def write_standard_pdf(out: Path, pages: int = 1000, seed: int = 26262) -> dict:
     for n, clause in enumerate(clause_numbers(pages), start=1):
         pdf.add_page()
         pdf.set_font(latin, size=8)
-        pdf.cell(0, 6, f"Road vehicles - Functional safety (generated) - Part {2 + n // 120}", new_x="LMARGIN",
-                 new_y="NEXT")
+        pdf.cell(0, 6, "Road vehicles - Functional safety (generated) - Part 6", new_x="LMARGIN", new_y="NEXT")
         pdf.set_font(latin, size=12)
         pdf.cell(0, 9, f"{clause} {rng.choice(TITLES)}", new_x="LMARGIN", new_y="NEXT")
         pdf.set_font(latin, size=10)
