@@ -7,10 +7,11 @@ table's schema metadata; an index built with another model is rebuilt rather tha
 
 Atomicity: every file is written with one ``merge_insert`` (insert/update its rows, delete its stale rows),
 which commits a single new table version. Readers see either the old or the new rows of a file, never a
-mix, and a crash mid-run leaves the last committed version in place. Readers open the table with
-``read_consistency_interval=0`` so a running language server sees new versions as soon as they land.
+mix, and a crash mid-run leaves the last committed version in place. Searches and clause reads go through
+:mod:`.reader` (Lance datasets, which follow new versions as they land), not through this module, so that
+reading never pays for ``import lancedb``.
 
-Heavy imports (lancedb, pyarrow) happen inside this module, which is itself imported only on first use.
+Heavy imports (lancedb, pyarrow) happen inside this module, which is itself imported only when writing.
 """
 
 from __future__ import annotations
