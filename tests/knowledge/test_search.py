@@ -58,3 +58,32 @@ def test_bad_inputs(kb):
     with pytest.raises(ValueError):
         kb.search("x", clause_prefix="5' OR 1=1 --")
     assert kb.search("x'); DROP TABLE chunks; --", document="a'b") == []
+
+
+def test_reading_an_index_does_not_import_lancedb(e5_index):
+    """The read path goes through Lance datasets: `import lancedb` (1.2–2.5 s) is paid only by writers."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from safereq.knowledge import open_knowledge_base; "
+            f"kb = open_knowledge_base({str(e5_index)!r}); "
+            "hits = kb.search('stalled coolant pump', limit=3); "
+            "print(hits[0].document, kb.read('ISO 99999-2', '5.2.1').title, 'lancedb' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.split() == ["pump-note", "Watchdog", "timeout", "False"]
+
+
+def test_an_open_knowledge_base_sees_a_version_written_after_it_opened(e5_index, tmp_path):
+    import shutil
+
+    from safereq.knowledge import open_knowledge_base
+    from safereq.knowledge.store import Store
+
+    copy = tmp_path / "index"
+    shutil.copytree(e5_index, copy)
+    kb = open_knowledge_base(copy)
+    hits = kb.search("stalled coolant pump", limit=5, mode="fts")
+    assert hits[0].document == "pump-note"
+    Store(copy, reader=False).delete_sources([hits[0].source])
+    assert "pump-note" not in {h.document for h in kb.search("stalled coolant pump", limit=5, mode="fts")}
+    assert "pump-note" not in {d.document for d in kb.documents()}

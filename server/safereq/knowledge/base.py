@@ -19,7 +19,8 @@ from .config import EmbedConfig, KnowledgeConfig
 from .embeddings import E5Embedder, Embedder, EmbeddingError, make_embedder
 from .retrieval import CANDIDATES, MODES, Filters, fts_search, fuse, vector_search
 from .retrieval import rerank as rerank_scored
-from .store import LIGHT_COLUMNS, Store, quote
+from .reader import TableReader
+from .store_schema import LIGHT_COLUMNS, quote
 from .types import ClauseText, DocumentInfo, Hit, IndexedFile
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ def _query_embedder(model_id: str, dim: int, embed: EmbedConfig) -> Embedder | N
 class KnowledgeBase:
     """Search, clause resolution and clause-tree browsing over one index. Safe to share between threads."""
 
-    def __init__(self, store: Store, embedder: Embedder | None):
+    def __init__(self, store: TableReader, embedder: Embedder | None):
         self.store = store
         self.embedder = embedder
 
@@ -53,7 +54,7 @@ class KnowledgeBase:
 
     def warm(self) -> None:
         """Load the model and touch the table, so the first real query does not pay for it."""
-        self.store.table.count_rows()
+        self.store.count()
         if self.has_vectors:
             self.search("warm up", limit=1, mode="vector")
 
@@ -172,10 +173,9 @@ class KnowledgeBase:
     def documents(self) -> list[DocumentInfo]:
         if not self.store.exists():
             return []
-        tbl = self.store.table.search().select(["document", "year", "doc_title", "source"]).limit(None).to_arrow()
+        cols = self.store.columns(["document", "year", "doc_title", "source"])
         agg: dict[str, list] = {}
-        for d, y, t, s in zip(*(tbl.column(c).to_pylist() for c in ("document", "year", "doc_title", "source")),
-                              strict=True):
+        for d, y, t, s in zip(*(cols[c] for c in ("document", "year", "doc_title", "source")), strict=True):
             e = agg.setdefault(d, [y, t, 0, set()])
             e[2] += 1
             e[3].add(s)
@@ -199,8 +199,8 @@ def open_knowledge_base(index_dir: Path | str | None = None, *, config: Knowledg
     health = inspect(config.index_dir)
     if health.state in ("damaged", "search-index"):
         raise IndexDamaged(damaged_message(config.index_dir, health))
-    store = Store(config.index_dir, reader=True)
-    store.table  # noqa: B018 - fail early, with the "run safereq index" message
+    store = TableReader(config.index_dir)
+    store.dataset  # noqa: B018 - fail early, with the "run safereq index" message
     if embedder == "auto":
         model_id, dim = store.model()
         try:

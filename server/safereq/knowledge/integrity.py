@@ -36,9 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .location import IndexLocation, ObjectStoreURI, storage_options
-from .store import META_MODEL, TABLE, StoreError
+from .store_schema import META_MODEL, TABLE, TABLE_DIR, StoreError  # noqa: F401 - StoreError re-exported
 
-TABLE_DIR = TABLE + ".lance"
 QUARANTINE = "damaged"
 _U64_MAX = 2**64 - 1
 
@@ -164,9 +163,9 @@ def read_version(table_dir: IndexLocation, version: int | None = None) -> int:
     return rows
 
 
-def _probe_word(table) -> str | None:
+def _probe_word(reader) -> str | None:
     """A word from the first chunk's search text: a search for it must find at least that chunk."""
-    rows = table.search().select(["search_text"]).limit(1).to_list()
+    rows = reader.scan(None, ["search_text"], limit=1)
     for word in re.findall(r"[^\W\d_]{4,}", rows[0]["search_text"] if rows else ""):
         return word.lower()
     return None
@@ -174,18 +173,18 @@ def _probe_word(table) -> str | None:
 
 def search_index_problem(index_dir: IndexLocation) -> str | None:
     """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for a word it holds)."""
-    from .store import Store
+    from .reader import TableReader
 
-    table = Store(index_dir).table
-    if table.count_rows() == 0:
+    reader = TableReader(index_dir)
+    if reader.count() == 0:
         return None
-    if not any(getattr(ix, "columns", None) == ["search_text"] for ix in table.list_indices()):
+    if not reader.has_text_index():
         return "its full-text index is missing"
-    word = _probe_word(table)
+    word = _probe_word(reader)
     if word is None:
         return None
     try:
-        hits = table.search(word, query_type="fts", fts_columns="search_text").limit(1).to_list()
+        hits = reader.fts(word, None, ["id"], 1)
     except Exception as exc:  # noqa: BLE001 - any failure of the index is the finding
         return f"its full-text index cannot be read ({short(exc)})"
     return None if hits else "its full-text index finds nothing for words the index holds"
@@ -220,9 +219,9 @@ def _remote_versions(uri: ObjectStoreURI) -> list[int]:
 
 def _inspect_remote(uri: ObjectStoreURI) -> Health:
     """:func:`inspect` for an object store: the same reads, through LanceDB only (no folder listing)."""
-    from .store import Store
+    from .reader import TableReader
 
-    if not Store(uri).exists():
+    if not TableReader(uri).exists():
         return Health("missing")
     try:
         known = _remote_versions(uri)

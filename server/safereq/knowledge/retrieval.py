@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from ..model.clauses import find_clause_refs
 from .clause_ids import is_within, normalise_clause
-from .store import LIGHT_COLUMNS, Store, quote
+from .reader import TableReader
+from .store_schema import LIGHT_COLUMNS, quote
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +65,11 @@ def _words(text: str) -> set[str]:
     return {w.rstrip("s") for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP and len(w) > 1}
 
 
-def fts_search(store: Store, query: str, where: str | None, limit: int) -> list[dict]:
+def fts_search(store: TableReader, query: str, where: str | None, limit: int) -> list[dict]:
     if not re.search(r"\w", query):
         return []
     def run(q: str) -> list[dict]:
-        s = store.table.search(q, query_type="fts", fts_columns="search_text")
-        if where:
-            s = s.where(where, prefilter=True)
-        return s.select([*LIGHT_COLUMNS, "_score"]).limit(limit).to_list()
+        return store.fts(q, where, LIGHT_COLUMNS, limit)
     try:
         return run(query)
     except Exception as exc:  # noqa: BLE001 - a query the FTS parser dislikes: retry with plain words
@@ -83,11 +81,8 @@ def fts_search(store: Store, query: str, where: str | None, limit: int) -> list[
             return []
 
 
-def vector_search(store: Store, vector: list[float], where: str | None, limit: int) -> list[dict]:
-    s = store.table.search(vector, vector_column_name="vector").distance_type("cosine")
-    if where:
-        s = s.where(where, prefilter=True)
-    return s.select([*LIGHT_COLUMNS, "_distance"]).limit(limit).to_list()
+def vector_search(store: TableReader, vector: list[float], where: str | None, limit: int) -> list[dict]:
+    return store.nearest(vector, where, LIGHT_COLUMNS, limit)
 
 
 def fuse(lists: list[list[dict]], k: int = RRF_K) -> list[tuple[dict, float]]:

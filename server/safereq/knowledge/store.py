@@ -7,10 +7,11 @@ table's schema metadata; an index built with another model is rebuilt rather tha
 
 Atomicity: every file is written with one ``merge_insert`` (insert/update its rows, delete its stale rows),
 which commits a single new table version. Readers see either the old or the new rows of a file, never a
-mix, and a crash mid-run leaves the last committed version in place. Readers open the table with
-``read_consistency_interval=0`` so a running language server sees new versions as soon as they land.
+mix, and a crash mid-run leaves the last committed version in place. Searches and clause reads go through
+:mod:`.reader` (Lance datasets, which follow new versions as they land), not through this module, so that
+reading never pays for ``import lancedb``.
 
-Heavy imports (lancedb, pyarrow) happen inside this module, which is itself imported only on first use.
+Heavy imports (lancedb, pyarrow) happen inside this module, which is itself imported only when writing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from .location import IndexLocation, index_location, storage_options
+from .store_schema import (FILE_COLUMNS, LIGHT_COLUMNS, META_DIM, META_MODEL, META_SCHEMA, SCHEMA_VERSION,  # noqa: F401
+                           STRING_FIELDS, TABLE, StoreError, indexed_files, quote)
 from .types import IndexedFile
 
 os.environ.setdefault("LANCE_LOG", "error")  # Rust WARNs on stderr are noise for the CLI and the LSP log
@@ -33,21 +36,7 @@ from lancedb.index import FTS, HnswSq  # noqa: E402
 
 log = logging.getLogger(__name__)
 
-TABLE = "chunks"
-SCHEMA_VERSION = "2"
 VECTOR_INDEX_MIN_ROWS = 20_000
-META_MODEL = b"safereq.embed_model"
-META_DIM = b"safereq.embed_dim"
-META_SCHEMA = b"safereq.schema"
-
-STRING_FIELDS = ("id", "source", "source_hash", "chunker", "indexed_at", "document", "year", "doc_title", "standard",
-                 "part", "clause", "title", "parent", "path", "kind", "text", "search_text", "embed_hash")
-LIGHT_COLUMNS = ["id", "source", "document", "year", "doc_title", "clause", "title", "parent", "path", "kind",
-                 "page", "ordinal", "text"]
-
-
-class StoreError(Exception):
-    pass
 
 
 def make_schema(model_id: str, dim: int) -> pa.Schema:
@@ -57,11 +46,6 @@ def make_schema(model_id: str, dim: int) -> pa.Schema:
         fields.append(pa.field("vector", pa.list_(pa.float32(), dim)))
     return pa.schema(fields, metadata={META_MODEL: model_id.encode(), META_DIM: str(dim).encode(),
                                        META_SCHEMA: SCHEMA_VERSION.encode()})
-
-
-def quote(value: str) -> str:
-    """A SQL string literal for a LanceDB filter (values come from users and documents: always quote)."""
-    return "'" + value.replace("'", "''") + "'"
 
 
 class Store:
@@ -126,13 +110,8 @@ class Store:
     def files(self) -> list[IndexedFile]:
         if not self.exists():
             return []
-        cols = ("source", "source_hash", "chunker", "indexed_at", "document")
-        rows = self.table.search().select(list(cols)).limit(None).to_arrow()
-        agg: dict[str, list] = {}
-        for src, h, ver, at, doc in zip(*(rows.column(c).to_pylist() for c in cols), strict=True):
-            entry = agg.setdefault(src, [doc, h, at, 0, ver])
-            entry[3] += 1
-        return sorted((IndexedFile(s, d, h, at, n, v) for s, (d, h, at, n, v) in agg.items()), key=lambda f: f.source)
+        rows = self.table.search().select(FILE_COLUMNS).limit(None).to_arrow()
+        return indexed_files({c: rows.column(c).to_pylist() for c in FILE_COLUMNS})
 
     def source_hashes(self) -> dict[str, tuple[str, str]]:
         """source → (content hash, chunker version) of every indexed file."""

@@ -150,8 +150,8 @@ class Publisher:
             if key not in edited and self._published.get(key, []) == new:
                 continue
             known = key in session.workspace.documents or key in session.problems or key in session.open
-            if not known and not self._published.get(key):
-                continue
+            if (not known or key in session.ignored) and not self._published.get(key):
+                continue  # nothing to say, and nothing said before: a non-Markdown buffer gets no diagnostics
             self._publish(key, new)
             if new:
                 self._published[key] = new
