@@ -114,7 +114,9 @@ CONFLICT_RETRIES = 3  # runs again after a commit that lost a race with another 
 def is_commit_conflict(exc: BaseException) -> bool:
     """LanceDB refused a commit because another writer committed first (nothing was written; safe to retry)."""
     text = str(exc).lower()
-    return "commit conflict" in text or "preempted by concurrent transaction" in text
+    # "Incompatible transaction": the vector phase's update lost to another writer's commit of the same rows.
+    return ("commit conflict" in text or "preempted by concurrent transaction" in text
+            or "incompatible transaction" in text)
 
 
 class Indexer:
