@@ -8,6 +8,8 @@ Parts (generators in tests/robustness/fuzzers.py; the short form of each is a te
 
 - ``core``: edit sequences over a workspace, checked incrementally and compared with a fresh check;
 - ``parser``: hostile text parsed and checked from scratch;
+- ``buffer``: batches of LSP changes applied to the server's copy of a buffer and to an editor model, in each
+  position encoding; the lines must stay equal;
 - ``cli``: ``safereq check`` on folders of hostile files (random bytes, invalid UTF-8, deep nesting), one
   process per batch, with a timeout (a hang) and its peak RSS;
 - ``lsp``: the real server in each position encoding (tests/robustness/test_lsp_edit_sequences.py with
@@ -116,6 +118,28 @@ def cli(budget: float, first: int, hang: float) -> dict:
     return out
 
 
+def buffer(budget: float, first: int, hang: float) -> dict:
+    """The server's buffer (lsp.documents) against the editor model, in each encoding, 60 batches a sequence."""
+    out = {"sequences": 0, "batches": 0, "crashes": 0, "hangs": 0, "divergences": 0, "failures": []}
+    end = time.monotonic() + budget
+    seed = first
+    while time.monotonic() < end:
+        for encoding in ("utf-16", "utf-8", "utf-32"):
+            try:
+                problem = fuzzers.buffer_sequence(seed, encoding)
+            except Exception as exc:  # a crash: recorded, the run goes on
+                out["crashes"] += 1
+                out["failures"].append(f"{encoding} seed {seed}: {type(exc).__name__}: {exc}")
+                problem = None
+            if problem is not None:
+                out["divergences"] += 1
+                out["failures"].append(problem)
+            out["sequences"] += 1
+            out["batches"] += 60
+        seed += 1
+    return out
+
+
 def lsp(budget: float, first: int, hang: float) -> dict:
     """The LSP part runs as its pytest module (the real client), long form; its budget is its seed count."""
     start = time.monotonic()
@@ -129,14 +153,14 @@ def lsp(budget: float, first: int, hang: float) -> dict:
             "seconds": round(time.monotonic() - start, 1), "failures": failed}
 
 
-PARTS = {"core": core, "parser": parser, "cli": cli, "lsp": lsp}
+PARTS = {"core": core, "parser": parser, "buffer": buffer, "cli": cli, "lsp": lsp}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--long", action="store_true", help="5 minutes per part instead of 20 s")
     ap.add_argument("--seconds", type=float, help="time budget per part")
-    ap.add_argument("--parts", default="core,parser,cli", help=f"comma-separated, of {', '.join(PARTS)}")
+    ap.add_argument("--parts", default="core,parser,buffer,cli", help=f"comma-separated, of {', '.join(PARTS)}")
     ap.add_argument("--first-seed", type=int, default=100_000)
     ap.add_argument("--hang", type=float, default=10.0, help="seconds after which one check counts as a hang")
     ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "fuzz.json")

@@ -94,3 +94,26 @@ def test_a_lone_surrogate_typed_in_the_editor_is_kept():
     doc.apply(2, [edit(0, 0, 0, 0, "\ud83d")], Codec("utf-16"))
     doc.apply(3, [edit(0, 1, 0, 1, "x"), edit(0, 21, 0, 22, "1")], Codec("utf-16"))
     assert doc.text == "\ud83dx- Derived from: SG-1\n" and doc.diverged is None
+
+
+def _editor_lines(text: str) -> list[str]:
+    """The lines an editor sees: the text split at CRLF, CR and LF, independently of the server's code."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+@pytest.mark.parametrize("text, change, after", [
+    ("abc\ndef", (0, 3, 0, 3, "\r"), "abc\r\ndef"),          # a CR typed before an LF: one CRLF, still two lines
+    ("abc\rX\ndef", (1, 0, 1, 1, ""), "abc\r\ndef"),          # deleting what stood between CR and LF
+    ("abc\rdef", (1, 0, 1, 0, "\n"), "abc\r\ndef"),           # an LF typed after a lone CR
+    ("abc\r\ndef", (0, 3, 0, 3, "\r"), "abc\r\r\ndef"),       # a CR before a CRLF stays its own break
+    ("a\rb\rc\nd", (1, 0, 2, 0, ""), "a\rc\nd"),              # a deletion across lines next to a lone CR
+    ("a\r", (1, 0, 1, 0, "\nb"), "a\r\nb"),                   # at the very end
+])
+def test_an_edit_that_joins_or_parts_cr_and_lf_keeps_the_editors_lines(text, change, after):
+    """Issue 12 (found by the long LSP fuzz run, utf-16 seed 0): the server kept lines without their
+    terminators, so typing a CR before an LF gave it one line more than the editor and every finding below
+    was reported a line too low."""
+    doc = OpenDocument("untitled:x", text, 1)
+    doc.apply(2, [edit(*change)], Codec("utf-16"))
+    assert doc.lines == _editor_lines(after)
+    assert doc.text == "\n".join(_editor_lines(after))

@@ -9,6 +9,7 @@ characters, CR and CRLF, duplicate IDs, headings split or joined, tables, fences
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 DOCS = {
@@ -101,6 +102,78 @@ def core_sequence(seed: int, edits: int = 20) -> str | None:
         want = fresh_check(docs)
         if got != want:
             return f"seed {seed}, step {step}, {path}, {splice}: " + describe(got, want)
+    return None
+
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def units(ch: str, encoding: str) -> int:
+    """The code units of one code point in a position encoding (a lone surrogate is one UTF-16 unit)."""
+    if encoding == "utf-32":
+        return 1
+    return len(ch.encode("utf-16-le" if encoding == "utf-16" else "utf-8", errors="surrogatepass")) // \
+        (2 if encoding == "utf-16" else 1)
+
+
+class EditorModel:
+    """An editor's buffer, modelled independently of the server's code: a Python string split into lines as
+    LSP splits them, positions counted in the negotiated encoding's units."""
+
+    def __init__(self, text: str, encoding: str) -> None:
+        self.text, self.encoding = text, encoding
+
+    def lines(self) -> list[str]:
+        return _BREAK.split(self.text)
+
+    def _line_starts(self) -> list[int]:
+        return [0] + [m.end() for m in _BREAK.finditer(self.text)]
+
+    def position(self, offset: int):
+        from lsprotocol import types
+
+        starts = self._line_starts()
+        line = max(i for i, s in enumerate(starts) if s <= offset)
+        return types.Position(line, sum(units(c, self.encoding) for c in self.text[starts[line]:offset]))
+
+    def change(self, start: int, end: int, new: str):
+        """The LSP change replacing text[start:end]; applied to the model too."""
+        from lsprotocol import types
+
+        rng = types.Range(self.position(start), self.position(end))
+        self.text = self.text[:start] + new + self.text[end:]
+        return types.TextDocumentContentChangePartial(range=rng, text=new)
+
+    def random_change(self, rng: random.Random):
+        """A random splice as an LSP change; a CRLF is never cut in two (LSP has no position inside one)."""
+        splice = random_splice(rng, self.text)
+        start, end = splice.start, splice.end
+        if 0 < start < len(self.text) and self.text[start - 1:start + 1] == "\r\n":
+            start -= 1
+        if 0 < end < len(self.text) and self.text[end - 1:end + 1] == "\r\n":
+            end += 1
+        return self.change(start, max(start, end), splice.new)
+
+
+def buffer_sequence(seed: int, encoding: str, batches: int = 60) -> str | None:
+    """Random batches of changes applied to the server's buffer (``lsp.documents.OpenDocument``) and to the
+    editor model: after each batch the server's lines must be the editor's. Returns what differed, or None."""
+    from safereq.lsp.documents import OpenDocument
+    from safereq.lsp.positions import Codec
+
+    rng = random.Random(seed)
+    editor = EditorModel(rng.choice(list(DOCS.values())), encoding)
+    doc, codec = OpenDocument("untitled:fuzz", editor.text, 1), Codec(encoding)
+    for step in range(batches):
+        before = editor.text
+        changes = [editor.random_change(rng) for _ in range(rng.choice((1, 1, 2, 3)))]
+        doc.apply(step + 2, changes, codec)
+        if doc.lines != editor.lines():
+            at = next((i for i, (a, b) in enumerate(zip(doc.lines, editor.lines())) if a != b),
+                      min(len(doc.lines), len(editor.lines())))
+            return (f"{encoding} seed {seed} batch {step}: server has {len(doc.lines)} lines, the editor "
+                    f"{len(editor.lines())}; first difference at line {at}; text before {before!r:.200}; "
+                    f"changes {[(c.range, c.text) for c in changes]}")
     return None
 
 

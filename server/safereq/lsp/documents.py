@@ -4,6 +4,10 @@ pygls keeps its own copies, but applies edits by rebuilding the whole text line 
 accepts stale versions and ranges past the end. Here an edit costs in proportion to the lines it touches,
 and the text handed to the core always uses ``\\n`` line breaks.
 
+Each line's terminator is kept beside it (``\\n``, ``\\r\\n`` or a lone ``\\r``) because an edit can join a
+CR and an LF into one line break, or part them: typing ``\\r`` before an LF, or deleting what stood between a
+lone CR and an LF, changes the editor's line count, and the edit's text alone does not say so.
+
 A change that cannot be applied (an out-of-order version, a range that does not exist) means the server no
 longer knows what the editor shows. LSP has no way to ask for the text again, so the document is marked
 *diverged*: it stays so, and nothing is computed from its text, until a change replaces the whole text or the
@@ -16,7 +20,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from .positions import Codec, PositionError, split_lines
+from .positions import Codec, PositionError, split_with_ends
 
 
 class ChangeError(ValueError):
@@ -24,15 +28,15 @@ class ChangeError(ValueError):
 
 
 class OpenDocument:
-    """One open document: its URI, version and lines (without terminators)."""
+    """One open document: its URI, version and lines (without terminators), and each line's terminator."""
 
-    __slots__ = ("uri", "version", "language_id", "lines", "diverged", "_text")
+    __slots__ = ("uri", "version", "language_id", "lines", "ends", "diverged", "_text")
 
     def __init__(self, uri: str, text: str, version: int | None, language_id: str = "") -> None:
         self.uri = uri
         self.version = version
         self.language_id = language_id
-        self.lines: list[str] = split_lines(text)
+        self.lines, self.ends = split_with_ends(text)
         self.diverged: str | None = None  # why the text is no longer the editor's, while it is not
         self._text: str | None = None
 
@@ -58,10 +62,10 @@ class OpenDocument:
         elif version is not None and self.version is not None and version <= self.version:
             self._diverge(version, f"{self.uri}: change to version {version} arrived after version {self.version}")
         try:
-            lines = _applied(self.lines, changes, codec)
+            lines, ends = _applied(self.lines, self.ends, changes, codec)
         except ChangeError as exc:
             self._diverge(version, f"{self.uri}: {exc}")
-        self.lines = lines
+        self.lines, self.ends = lines, ends
         self.version = version
         self.diverged = None
         self._text = None
@@ -72,13 +76,14 @@ class OpenDocument:
         raise ChangeError(f"{reason}; the server no longer has the editor's text of this document")
 
 
-def _applied(lines: list[str], changes: Sequence[types.TextDocumentContentChangeEvent], codec: Codec) -> list[str]:
-    """``lines`` after ``changes`` (a new list when anything changed; ``lines`` itself is never modified)."""
+def _applied(lines: list[str], ends: list[str], changes: Sequence[types.TextDocumentContentChangeEvent],
+             codec: Codec) -> tuple[list[str], list[str]]:
+    """``lines`` and ``ends`` after ``changes`` (new lists when anything changed; the arguments are never modified)."""
     copied = False
     for change in changes:
         if isinstance(change, types.TextDocumentContentChangePartial):
             if not copied:
-                lines = list(lines)
+                lines, ends = list(lines), list(ends)
                 copied = True
             try:
                 sl, sc = codec.to_core(lines, change.range.start, allow_end=True)
@@ -87,8 +92,18 @@ def _applied(lines: list[str], changes: Sequence[types.TextDocumentContentChange
                 raise ChangeError(f"change range {exc}") from None
             if (el, ec) < (sl, sc):
                 raise ChangeError("change range ends before it starts")
-            lines[sl:el + 1] = split_lines(lines[sl][:sc] + change.text + lines[el][ec:])
+            head = lines[sl][:sc]
+            if sc == 0 and sl > 0 and ends[sl - 1] == "\r":
+                # The line before ends in a lone CR: an LF at the start of the new text joins it into a CRLF.
+                sl -= 1
+                head = lines[sl] + "\r"
+            tail_end = ends[el]
+            new_lines, new_ends = split_with_ends(head + change.text + lines[el][ec:] + tail_end)
+            if tail_end:  # the piece ended with a line break: the empty line after it is line el + 1's start
+                del new_lines[-1], new_ends[-1]
+            lines[sl:el + 1] = new_lines
+            ends[sl:el + 1] = new_ends
         else:
-            lines = split_lines(change.text)
+            lines, ends = split_with_ends(change.text)
             copied = True
-    return lines
+    return lines, ends

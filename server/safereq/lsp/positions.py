@@ -20,6 +20,7 @@ UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 PREFERENCE = (UTF32, UTF8, UTF16)
 
 _BREAK_RE = re.compile(r"\r\n|\r|\n")
+_BREAK_SPLIT_RE = re.compile(r"(\r\n|\r|\n)")
 # A code point outside the Basic Multilingual Plane: two UTF-16 code units.
 _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 # A lone surrogate: not encodable as UTF-8 without ``surrogatepass``.
@@ -38,6 +39,12 @@ def choose_encoding(offered: Sequence[str] | None) -> str:
 def split_lines(text: str) -> list[str]:
     """Lines as LSP counts them, without their terminators."""
     return _BREAK_RE.split(text)
+
+
+def split_with_ends(text: str) -> tuple[list[str], list[str]]:
+    """Lines as :func:`split_lines` gives them, and each line's terminator (``""`` for the last line)."""
+    parts = _BREAK_SPLIT_RE.split(text)
+    return parts[0::2], parts[1::2] + [""]
 
 
 def normalise(text: str) -> str:
