@@ -48,3 +48,56 @@ def wide_attribute(n: int) -> str:
 SHAPES: dict[str, Callable[[int], str]] = {
     "chain": chain, "cycle": cycle, "same-id": same_id, "hara": hara, "wide-attribute": wide_attribute,
 }
+
+
+# Shapes for the memory figures (benchmarks/shapes/memory.py): each at about ``size`` characters. Besides the
+# ones above, the kinds of text that cost the most memory per byte: a paragraph on one line, sentences that all
+# have findings, many short lines, wide tables, prose with no items, code.
+def _repeat(unit: str, size: int) -> str:
+    return unit * max(1, size // len(unit))
+
+
+def one_line(size: int) -> str:
+    return "# One paragraph\n\n## FSR-1: One line\n\n" + _repeat("The system shall report the state within 10 ms and keep it. ", size) + "\n"
+
+
+def findings_paragraph(size: int) -> str:
+    """Every sentence vague, without a modal verb and with a TBD: findings on every one."""
+    return "# Findings\n\n## FSR-1: Vague\n\n" + _repeat("The system reacts quickly as appropriate, TBD. ", size) + "\n"
+
+
+def short_lines(size: int) -> str:
+    return "# Short lines\n\n## FSR-1: Lines\n\nThe system shall x.\n\n" + _repeat("a\n", size)
+
+
+def short_bullets(size: int) -> str:
+    return "# Bullets\n\n## FSR-1: Bullets\n\nThe system shall x.\n\n" + _repeat("- x\n", size)
+
+
+def wide_table(size: int) -> str:
+    row = "|" + " x |" * 40 + "\n"
+    return "# Table\n\n| " + " | ".join(f"c{i}" for i in range(40)) + " |\n|" + "---|" * 40 + "\n" + _repeat(row, size)
+
+
+def prose_sections(size: int) -> str:
+    return "# Prose\n\n" + _repeat("## Background\n\nSome words about the system and its context here.\n\n", size)
+
+
+def code_fence(size: int) -> str:
+    return "# Code\n\n```\n" + _repeat("int x = 1; // shall\n", size) + "```\n"
+
+
+def _by_items(make: Callable[[int], str]) -> Callable[[int], str]:
+    """A shape of n items as one of about ``size`` characters."""
+    def sized(size: int) -> str:
+        per_item = len(make(200)) / 200
+        return make(max(2, int(size / per_item)))
+    return sized
+
+
+MEMORY_SHAPES: dict[str, Callable[[int], str]] = {
+    **{name: _by_items(make) for name, make in SHAPES.items()},
+    "one-line": one_line, "findings-paragraph": findings_paragraph, "short-lines": short_lines,
+    "short-bullets": short_bullets, "wide-table": wide_table, "prose-sections": prose_sections,
+    "code-fence": code_fence,
+}

@@ -10,9 +10,8 @@ proportion to the findings: the cycle's 20,000 findings are 40 MB of indented JS
 the growth (time at 2n / time at n: about 2 for linear work, 4 for quadratic) and the time at 2n against the
 chain's at 2n, measured in the same run (the issue's target: within twice the chain's).
 
-Memory: a large ordinary document (the chain, ``--mem-mb`` MB) and a one-line paragraph of the same size,
-checked the same way; peak RSS and its ratio to the document's size. Nothing is asserted: figures only.
-Writes benchmarks/results/shapes.json.
+Peak memory per shape, and the memory limit, are measured by ``memory.py`` beside this script. Nothing is
+asserted: figures only. Writes benchmarks/results/shapes.json.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
-from generate import SHAPES, chain  # noqa: E402  (benchmarks/shapes/generate.py)
+from generate import SHAPES  # noqa: E402  (benchmarks/shapes/generate.py)
 
 SAFEREQ = [sys.executable, "-m", "safereq"]
 
@@ -53,25 +52,14 @@ def measure(path: Path, runs: int) -> dict[str, float]:
             "peak_rss": max(s[2] for s in samples), "size": path.stat().st_size, "exit": max(s[3] for s in samples)}
 
 
-def one_line(size: int) -> str:
-    sentence = "The system shall report the state within 10 ms and keep it. "
-    return "# One paragraph\n\n## FSR-1: One line\n\n" + sentence * (size // len(sentence)) + "\n"
-
-
-def chain_of_size(size: int) -> str:
-    per_item = len(chain(100)) / 100
-    return chain(int(size / per_item))
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10_000, help="the smaller size; the larger is twice it")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--mem-mb", type=float, default=10.0, help="size of the documents of the memory figures")
     ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "shapes.json")
     args = ap.parse_args()
     results: dict = {"n": args.n, "runs": args.runs, "python": platform.python_version(),
-                     "load_before": os.getloadavg()[0], "shapes": {}, "memory": {}}
+                     "load_before": os.getloadavg()[0], "shapes": {}}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for name, make in SHAPES.items():
@@ -84,13 +72,6 @@ def main() -> int:
                       f"{row[n]['peak_rss'] / 2**20:7.0f} MiB",
                       flush=True)
             results["shapes"][name] = row
-        size = int(args.mem_mb * 1024 * 1024)
-        for name, text in (("document", chain_of_size(size)), ("one-line paragraph", one_line(size))):
-            path = folder / f"mem-{name.replace(' ', '-')}.md"
-            path.write_text(text, encoding="utf-8")
-            results["memory"][name] = m = measure(path, 1)
-            print(f"{name:20} {m['size'] / 2**20:6.1f} MB  peak {m['peak_rss'] / 2**20:7.0f} MiB "
-                  f"({m['peak_rss'] / m['size']:.0f}x)  {m['seconds']:.1f} s", flush=True)
     results["load_after"] = os.getloadavg()[0]
     print_table(results)
     args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -110,9 +91,6 @@ def print_table(results: dict) -> None:
         small, large = row[n]["cpu"], row[big]["cpu"]
         print(f"| {name} | {small:.2f} s | {large:.2f} s | {large / small:.2f}× | {large / base:.2f}× | "
               f"{row[big]['seconds']:.2f} s | {row[big]['peak_rss'] / 2**20:.0f} MiB |")
-    print("\n| document | size | peak RSS | ratio |\n|---|---|---|---|")
-    for name, m in results["memory"].items():
-        print(f"| {name} | {m['size'] / 2**20:.1f} MB | {m['peak_rss'] / 2**20:.0f} MiB | {m['peak_rss'] / m['size']:.0f}× |")
     print(f"\nload average {results['load_before']:.1f} before, {results['load_after']:.1f} after")
 
 

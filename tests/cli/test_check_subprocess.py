@@ -49,3 +49,20 @@ def test_real_command_flushes_a_large_report_before_its_fast_exit(project, run):
     p = run("check", "docs/many.md", "--format", "json", cwd=project)
     assert p.returncode == 1 and len(p.stdout) > 200_000
     assert len([f for f in json.loads(p.stdout) if f["rule"] == "wording/placeholder"]) == 1500
+
+
+def test_a_check_past_its_memory_limit_stops_with_one_clear_line(tmp_path, run):
+    """Issue 12, item 6: peak memory is bounded by the limit; passing it is an error message, not a killed
+    process or a swapping machine. 3 MB of ordinary requirements need about 130 MB above the interpreter."""
+    text = "# Chain\n\n## SG-1: Goal\n\nThe vehicle shall stop.\n\n- ASIL: B\n\n" + "".join(
+        f"## FSR-{i}: Item {i}\n\nThe function shall report the state within 10 ms.\n\n- ASIL: B\n"
+        f"- Derived from: {f'FSR-{i - 1}' if i > 1 else 'SG-1'}\n\n" for i in range(1, 30_001))
+    (tmp_path / "big.md").write_text(text, encoding="utf-8")
+    p = run("check", "big.md", "--jobs", "1", "--max-memory", "60MB", cwd=tmp_path)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("safereq: checking stopped after using ") and p.stderr.count("\n") == 1
+    assert "more than the limit of 60 MB (set with --max-memory)" in p.stderr and "Traceback" not in p.stderr
+    p = run("check", "big.md", "--jobs", "1", "--max-memory", "1GB", cwd=tmp_path)
+    assert p.returncode == 0 and p.stderr.startswith("0 errors"), p.stderr
+    p = run("check", "big.md", "--jobs", "1", "--max-memory", "10MB", cwd=tmp_path)  # refused before reading
+    assert p.returncode == 1 and "[io/too-large]" in p.stdout and "at least" in p.stdout

@@ -184,10 +184,12 @@ def test_a_document_too_big_for_the_free_memory_is_refused_before_reading(tmp_pa
 
     path = tmp_path / "big.md"
     path.write_text("# Big\n\n" + "The system shall stop. " * 100_000, encoding="utf-8")  # 2.2 MB
-    monkeypatch.setattr(memory, "available_bytes", lambda: 150 * 1024 * 1024)
+    monkeypatch.setattr(memory, "available_bytes", lambda: 20 * 1024 * 1024)
     problem = read_source(path, max_bytes=1024 ** 3)
     assert isinstance(problem, LoadProblem) and problem.code == "io/too-large"
-    assert problem.message == ("file is 2.2 MB: checking it would need about 0.2 GB of memory and 0.1 GB is "
-                               "available; not checked (split the document)")
+    assert problem.message == ("file is 2.2 MB: checking it would need at least 32.9 MB of memory, more than the "
+                               "limit of 20 MB (the memory available now; free some, or split the documents); "
+                               "not checked (split the document)")
     monkeypatch.setattr(memory, "available_bytes", lambda: 1024 ** 3)
     assert not isinstance(read_source(path, max_bytes=1024 ** 3), LoadProblem)
+    assert isinstance(read_source(path, max_bytes=1024 ** 3, max_memory=10 * 1024 * 1024), LoadProblem)

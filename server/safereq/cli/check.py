@@ -88,6 +88,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="set a rule's or family's severity: error, warning, info, hint, on or off (repeatable)")
     p.add_argument("--max-file-size", metavar="SIZE", type=_size, default=None,
                    help="skip documents larger than SIZE, e.g. 20MB (default: 10MB)")
+    p.add_argument("--max-memory", metavar="SIZE", type=_size, default=None,
+                   help="stop checking once it uses more than SIZE of memory, e.g. 4GB (default: 10 times the "
+                        "documents' size, at least 512MB; see docs/reliability.md)")
     p.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=0,
                    help="processes to check with (default: one per core, for large workspaces on Linux)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary or notices")
@@ -103,9 +106,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..impact.review_state import ReviewStateError
+    from ..workspace.memory import MemoryLimitExceeded
     from .errors import guarded
 
-    return guarded(_run, args, ReviewStateError)
+    return guarded(_run, args, ReviewStateError, MemoryLimitExceeded)
 
 
 
@@ -172,16 +176,20 @@ def _run(args: argparse.Namespace) -> int:
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
+    from ..workspace.memory import Guard, limit_for, resident_now
 
+    before = resident_now()  # the limit counts what checking adds to the interpreter and safereq
     paths = args.paths or ["."]
     config = _load_config(args, paths)
     config, io_severities = _apply_overrides(args, config)
     cwd = Path.cwd()
     excluder = Excluder(config.exclude, config.source.parent if config.source else cwd)
-    loaded = load(paths, excluder=excluder, max_bytes=args.max_file_size or DEFAULT_MAX_BYTES, cwd=cwd)
+    loaded = load(paths, excluder=excluder, max_bytes=args.max_file_size or DEFAULT_MAX_BYTES, cwd=cwd,
+                  max_memory=args.max_memory)
+    limit = limit_for(sum(len(source.text) for source in loaded.sources), args.max_memory)
 
     fragment = _fragment_plan(args, paths, config, loaded, cwd) if args.fragment else None
-    with _gc_paused():
+    with Guard(limit, before), _gc_paused():
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         checker.set_review(_review_state(config, paths))
@@ -197,12 +205,11 @@ def _run(args: argparse.Namespace) -> int:
         fixed: int | None = None
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
-    findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
-
-    severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
-    texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
-             for path, doc in workspace.documents.items()}
-    report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
+        findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
+        severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
+        texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
+                 for path, doc in workspace.documents.items()}
+        report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
     _emit(report, args.output)
     if not args.quiet:
         _print_summary(args, findings, len(loaded.sources), fixed, paths)

@@ -21,7 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..model.ranges import Span
-from .memory import too_big_to_check
+from .memory import human as _human, too_big_to_check
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -290,7 +290,8 @@ def discover(paths: Iterable[Path | str], *, excluder: Excluder | None = None, c
     return Discovery(walker.files, walker.problems)
 
 
-def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, display: str | None = None) -> SourceFile | LoadProblem:
+def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, display: str | None = None,
+                max_memory: int | None = None) -> SourceFile | LoadProblem:
     """Read one document, or say precisely why it cannot be checked.
 
     The file is opened non-blocking and checked to be a regular file before reading, so a named pipe or a
@@ -310,7 +311,7 @@ def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, display: str 
             return LoadProblem(shown, "io/unreadable", f"cannot read: {kind}")
         if st.st_size > max_bytes:
             return LoadProblem(shown, "io/too-large", _too_large(st.st_size, max_bytes))
-        if (reason := too_big_to_check(st.st_size)) is not None:
+        if (reason := too_big_to_check(st.st_size, max_memory)) is not None:
             return LoadProblem(shown, "io/too-large", f"file is {_human(st.st_size)}: {reason}")
         chunks: list[bytes] = []
         remaining = max_bytes + 1
@@ -366,13 +367,6 @@ def _too_large(size: int, limit: int, grew: bool = False) -> str:
             "(raise it with --max-file-size)")
 
 
-def _human(size: int) -> str:
-    for unit, factor in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
-        if size >= factor:
-            return f"{size / factor:.1f} {unit}".replace(".0 ", " ")
-    return f"{size} bytes"
-
-
 def _reason(exc: OSError) -> str:
     if isinstance(exc, PermissionError):
         return "permission denied"
@@ -392,14 +386,14 @@ class LoadResult:
 
 
 def load(paths: Iterable[Path | str], *, excluder: Excluder | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
-         cwd: Path | None = None) -> LoadResult:
+         cwd: Path | None = None, max_memory: int | None = None) -> LoadResult:
     """Discover and read every document under ``paths``; unreadable ones become problems, in path order."""
     cwd = cwd or Path.cwd()
     found = discover(paths, excluder=excluder, cwd=cwd)
     sources: list[SourceFile] = []
     problems = list(found.problems)
     for path in found.files:
-        result = read_source(path, max_bytes=max_bytes, display=display_path(path, cwd))
+        result = read_source(path, max_bytes=max_bytes, display=display_path(path, cwd), max_memory=max_memory)
         (problems if isinstance(result, LoadProblem) else sources).append(result)
     problems.sort(key=lambda p: (p.path, p.span))
     return LoadResult(sources, problems)

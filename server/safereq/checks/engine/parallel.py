@@ -77,25 +77,32 @@ def parse_and_check(
     context = multiprocessing.get_context("fork")
     scorer = _fork(context, _score, duplex=True) if "trace/dangling-link" in checker.severities else None
     workers: list[tuple[Any, Connection]] = []
-    for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
-        for source in batch:
-            ws.update(source.path, source.text)
-        worker = _fork(context, _work, checker, ws, sorted({source.path for source in batch}))
-        if worker is not None:
-            workers.append(worker)
-    if scorer is not None:
-        _use_scorer(scorer, ws, checker)
-    checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
-    for proc, receive in workers:
-        result = _receive(receive)
-        proc.join()
-        if result is None:
-            _log.warning("a check worker failed (exit status %s); its documents are checked here", proc.exitcode)
-            continue
-        found, failures = result
-        for path, findings in found.items():
-            checker.adopt_local(ws.documents[path], findings)
-        checker.failures.update(failures)
+    try:
+        for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
+            for source in batch:
+                ws.update(source.path, source.text)
+            worker = _fork(context, _work, checker, ws, sorted({source.path for source in batch}))
+            if worker is not None:
+                workers.append(worker)
+        if scorer is not None:
+            _use_scorer(scorer, ws, checker)
+        checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
+        for proc, receive in workers:
+            result = _receive(receive)
+            proc.join()
+            if result is None:
+                _log.warning("a check worker failed (exit status %s); its documents are checked here", proc.exitcode)
+                continue
+            found, failures = result
+            for path, findings in found.items():
+                checker.adopt_local(ws.documents[path], findings)
+            checker.failures.update(failures)
+    except BaseException:  # interrupted (Ctrl-C, the memory guard): the workers must not run on, orphaned
+        for proc, _receive_end in workers:
+            proc.kill()
+        if scorer is not None:
+            scorer[0].kill()
+        raise
     return checker.check(ws)  # reports what the workers found, checks here what a failed worker did not
 
 
