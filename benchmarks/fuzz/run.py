@@ -40,25 +40,30 @@ sys.path.insert(0, str(ROOT / "tests" / "robustness"))
 import fuzzers  # noqa: E402  (tests/robustness/fuzzers.py)
 
 
+def _sequence(out: dict, label: str, run, hang: float) -> None:
+    """Run one sequence (``run()`` returns what differed, or None) and count it as a crash, divergence or hang."""
+    start = time.monotonic()
+    try:
+        problem = run()
+    except Exception as exc:  # a crash: recorded, the run goes on
+        out["crashes"] += 1
+        out["failures"].append(f"{label}: {type(exc).__name__}: {exc}")
+        problem = None
+    if problem is not None:
+        out["divergences"] += 1
+        out["failures"].append(problem)
+    if time.monotonic() - start > hang:
+        out["hangs"] += 1
+        out["failures"].append(f"{label}: {time.monotonic() - start:.1f} s")
+    out["sequences"] += 1
+
+
 def core(budget: float, first: int, hang: float) -> dict:
     out = {"sequences": 0, "edits": 0, "crashes": 0, "hangs": 0, "divergences": 0, "failures": []}
     end = time.monotonic() + budget
     seed = first
     while time.monotonic() < end:
-        start = time.monotonic()
-        try:
-            problem = fuzzers.core_sequence(seed, edits=40)
-        except Exception as exc:  # a crash: recorded, the run goes on
-            out["crashes"] += 1
-            out["failures"].append(f"seed {seed}: {type(exc).__name__}: {exc}")
-            problem = None
-        if problem is not None:
-            out["divergences"] += 1
-            out["failures"].append(problem)
-        if time.monotonic() - start > hang:
-            out["hangs"] += 1
-            out["failures"].append(f"seed {seed}: {time.monotonic() - start:.1f} s")
-        out["sequences"] += 1
+        _sequence(out, f"seed {seed}", lambda: fuzzers.core_sequence(seed, edits=40), hang)
         out["edits"] += 40
         seed += 1
     return out
@@ -125,16 +130,7 @@ def buffer(budget: float, first: int, hang: float) -> dict:
     seed = first
     while time.monotonic() < end:
         for encoding in ("utf-16", "utf-8", "utf-32"):
-            try:
-                problem = fuzzers.buffer_sequence(seed, encoding)
-            except Exception as exc:  # a crash: recorded, the run goes on
-                out["crashes"] += 1
-                out["failures"].append(f"{encoding} seed {seed}: {type(exc).__name__}: {exc}")
-                problem = None
-            if problem is not None:
-                out["divergences"] += 1
-                out["failures"].append(problem)
-            out["sequences"] += 1
+            _sequence(out, f"{encoding} seed {seed}", lambda: fuzzers.buffer_sequence(seed, encoding), hang)
             out["batches"] += 60
         seed += 1
     return out

@@ -42,6 +42,27 @@ def test_fix_keeps_crlf_bom_and_permissions(project, safereq):
     assert stat.S_IMODE(fsr.stat().st_mode) == 0o640
 
 
+def test_a_file_with_cr_line_ends_is_checked_as_the_editor_shows_it_and_fixed_keeping_them(project, safereq):
+    fsr = project / "docs" / "fsr.md"
+    with_lf = safereq("check", "--format", "json")
+    fsr.write_bytes(fsr.read_bytes().replace(b"\n", b"\r"))
+    with_cr = safereq("check", "--format", "json")
+    assert with_cr.out == with_lf.out and '"line": 11' in with_cr.out  # same findings, same lines
+    safereq("check", "--select", "format", "--fix")
+    data = fsr.read_bytes()
+    assert b"## FSR-STR-2: Detect" in data and b"\n" not in data
+
+
+def test_a_file_mixing_lone_cr_with_other_line_ends_is_not_fixed(project, safereq):
+    fsr = project / "docs" / "fsr.md"
+    mixed = fsr.read_bytes().replace(b"\n", b"\r", 3)
+    fsr.write_bytes(mixed)
+    r = safereq("check", "--select", "format", "--fix")
+    assert "format/malformed-id" in r.out  # reported, at the line the editor shows
+    assert "docs/fsr.md: not fixed: its line ends mix lone CRs with others" in r.err
+    assert fsr.read_bytes() == mixed
+
+
 def test_fix_writes_through_a_symbolic_link(project, safereq):
     real = project / "real.md"
     os.replace(project / "docs" / "fsr.md", real)

@@ -115,13 +115,31 @@ def test_read_utf8_with_bom_and_crlf_and_write_back_the_same_way(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf# T\r\n\r\nText\r\n")
     src = read_source(path, display="a.md")
     assert isinstance(src, SourceFile)
-    assert (src.text, src.bom, src.crlf) == ("# T\n\nText\n", True, True)
+    assert (src.text, src.bom, src.newline) == ("# T\n\nText\n", True, "\r\n")
     assert src.encode(src.text) == path.read_bytes()
 
 
 def test_mixed_line_ends_are_kept_as_they_are(tmp_path):
     src = decode_source("a.md", tmp_path / "a.md", b"one\r\ntwo\nthree\r\n")
-    assert isinstance(src, SourceFile) and not src.crlf and src.text == "one\r\ntwo\nthree\r\n"
+    assert isinstance(src, SourceFile) and src.newline == "\n" and src.text == "one\r\ntwo\nthree\r\n"
+    assert src.encode(src.text) == b"one\r\ntwo\nthree\r\n"
+
+
+def test_lone_cr_line_ends_are_line_breaks_and_are_written_back(tmp_path):
+    """A file saved with CR line ends is many lines to every editor: it must be to the checks too (it was one
+    long line, so a CI run found nothing in it while the editor showed findings)."""
+    src = decode_source("a.md", tmp_path / "a.md", b"# T\r\r## FSR-1: x\r")
+    assert isinstance(src, SourceFile) and src.text == "# T\n\n## FSR-1: x\n" and src.newline == "\r"
+    assert src.encode(src.text + "y\n") == b"# T\r\r## FSR-1: x\ry\r"
+
+
+def test_line_ends_mixing_lone_cr_are_read_as_the_editor_does_and_never_rewritten(tmp_path):
+    from safereq.workspace.loader import CannotKeepLineEnds
+
+    src = decode_source("a.md", tmp_path / "a.md", b"one\rtwo\r\nthree\nfour")
+    assert isinstance(src, SourceFile) and src.text == "one\ntwo\nthree\nfour" and src.newline is None
+    with pytest.raises(CannotKeepLineEnds):
+        src.encode(src.text)
 
 
 @pytest.mark.parametrize(("data", "code", "line", "col"), [

@@ -356,7 +356,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
     (which overlapped it) applicable, or unnecessary.
     """
     from ..checks import apply_edits, plan_fixes
-    from ..workspace.loader import ChangedOnDisk, write_source
+    from ..workspace.loader import CannotKeepLineEnds, ChangedOnDisk, write_source
 
     sources = dict(loaded.by_path)
     fixed = 0
@@ -370,9 +370,12 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
                 continue
             try:
                 sources[path] = write_source(sources[path], new)
-            except (ChangedOnDisk, OSError) as exc:
+            except (ChangedOnDisk, CannotKeepLineEnds, OSError) as exc:
                 if not quiet:
-                    reason = "changed on disk since it was read" if isinstance(exc, ChangedOnDisk) else (exc.strerror or str(exc))
+                    reason = ("changed on disk since it was read" if isinstance(exc, ChangedOnDisk) else
+                              "its line ends mix lone CRs with others, which a fix would change (save it with "
+                              "one kind of line end)" if isinstance(exc, CannotKeepLineEnds) else
+                              exc.strerror or str(exc))
                     print(f"safereq: {path}: not fixed: {reason}", file=sys.stderr)
                 del sources[path]
                 continue

@@ -45,9 +45,13 @@ class LoadProblem:
 class SourceFile:
     """A document read from disk: ``text`` as the parser sees it plus what is needed to write it back.
 
-    ``text`` has a UTF-8 byte-order mark removed and, when every line ends in CRLF, LF line ends; ``encode``
-    restores both, so a fixed file keeps its conventions. ``digest`` identifies the bytes that were read, so a
-    writer can refuse to overwrite a file that changed in the meantime.
+    ``text`` has a UTF-8 byte-order mark removed and LF line ends when every line ended in CRLF, or in a lone
+    CR (``newline`` says which); ``encode`` restores both, so a fixed file keeps its conventions. A lone CR is a
+    line break to every editor (and to LSP), so it must be one to the checks too, or a file saved with CR line
+    ends would be one long line here and many lines in the editor. Line ends that mix a lone CR with others
+    are made LF for checking and cannot be restored (``newline`` None): such a file is not fixed. A mix of
+    CRLF and LF alone is kept as it is (the checks ignore a CR at the end of a line). ``digest`` identifies
+    the bytes that were read, so a writer can refuse to overwrite a file that changed in the meantime.
     """
 
     path: str
@@ -55,11 +59,13 @@ class SourceFile:
     text: str
     digest: str
     bom: bool = False
-    crlf: bool = False
+    newline: str | None = "\n"
 
     def encode(self, text: str) -> bytes:
-        if self.crlf:
-            text = text.replace("\n", "\r\n")
+        if self.newline is None:
+            raise CannotKeepLineEnds(f"{self.path} mixes lone CR line ends with others; a fix would change them")
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
         return ((_BOM if self.bom else "") + text).encode("utf-8")
 
 
@@ -347,10 +353,20 @@ def decode_source(shown: str, path: Path, data: bytes) -> SourceFile | LoadProbl
     bom = text.startswith(_BOM)
     if bom:
         text = text[1:]
-    crlf = "\r\n" in text and text.count("\n") == text.count("\r\n")
-    if crlf:
-        text = text.replace("\r\n", "\n")
-    return SourceFile(shown, path, text, digest_of(data), bom, crlf)
+    text, newline = _line_ends(text)
+    return SourceFile(shown, path, text, digest_of(data), bom, newline)
+
+
+def _line_ends(text: str) -> tuple[str, str | None]:
+    """The text as the checks read it and the line end to write it back with (see :class:`SourceFile`)."""
+    if "\r" not in text:
+        return text, "\n"
+    crlf, cr, lf = text.count("\r\n"), text.count("\r"), text.count("\n")
+    if cr == crlf:  # no lone CR
+        return (text.replace("\r\n", "\n"), "\r\n") if lf == crlf else (text, "\n")
+    if lf == 0:
+        return text.replace("\r", "\n"), "\r"
+    return re.sub(r"\r\n?", "\n", text), None
 
 
 def _byte_span(data: bytes, offset: int) -> Span:
@@ -403,13 +419,18 @@ class ChangedOnDisk(Exception):
     """The file is no longer the one that was read, so writing a fix would overwrite someone's edit."""
 
 
+class CannotKeepLineEnds(Exception):
+    """The file's line ends cannot be written back as they were, so a fix would change more than it says."""
+
+
 def write_source(source: SourceFile, text: str) -> SourceFile:
     """Replace the file ``source`` was read from with ``text``, atomically; return the new SourceFile.
 
     The new content goes to a temporary file in the same folder, which then replaces the original with
     ``os.replace``, so a reader sees either the old or the new file, never half of one. Permissions (and
     the owner, where allowed) are kept; a symbolic link is kept and its target is replaced. Raises
-    :class:`ChangedOnDisk` when the bytes on disk differ from those read, and OSError when writing fails.
+    :class:`ChangedOnDisk` when the bytes on disk differ from those read, :class:`CannotKeepLineEnds` when
+    the file's mixed line ends could not be kept, and OSError when writing fails.
     """
 
     target = Path(os.path.realpath(source.fs_path))
@@ -418,7 +439,7 @@ def write_source(source: SourceFile, text: str) -> SourceFile:
             raise ChangedOnDisk(f"{source.path} changed since it was read")
     data = source.encode(text)
     write_atomically(target, data, like=os.stat(target))
-    return SourceFile(source.path, source.fs_path, text, digest_of(data), source.bom, source.crlf)
+    return SourceFile(source.path, source.fs_path, text, digest_of(data), source.bom, source.newline)
 
 
 def write_atomically(target: Path, data: bytes, *, like: os.stat_result | None = None) -> None:
