@@ -33,3 +33,42 @@ def test_repeated_lines_are_numbered():
         "55ec222b86bcae53:1", "cc97dc7b1d7d8f7b:1", "c129715d7a2bc9a3:1"]
 
 
+
+
+def _unit_by_unit(text: str) -> list[str]:
+    """The upload action's algorithm step by step (a rolling hash over a 100-unit window), as a reference for
+    the vectorised one."""
+    units = list(memoryview(text.encode("utf-16-le", "surrogatepass")).cast("H")) + [0xFFFF] + [0] * 100
+    window, starts, value, index, line, at_start, after_cr = [0] * 100, [-1] * 100, 0, 0, 0, True, False
+    counts: dict[str, int] = {}
+    out: list[str] = []
+    for position, unit in enumerate(units):
+        real = position < len(units) - 100
+        if real and (unit in (0x20, 0x09) or (after_cr and unit == 0x0A)):
+            after_cr = False
+            continue
+        after_cr = real and unit == 0x0D
+        unit = 0x0A if after_cr else unit
+        if starts[index] != -1:
+            key = format(value, "x")
+            counts[key] = counts.get(key, 0) + 1
+            out.append(f"{key}:{counts[key]}")
+            starts[index] = -1
+        if real and at_start:
+            at_start, line = False, line + 1
+            starts[index] = line
+        at_start = at_start or unit == 0x0A
+        value = (37 * value + unit - pow(37, 100, 1 << 64) * window[index]) & ((1 << 64) - 1)
+        window[index], index = unit, (index + 1) % 100
+    return out
+
+
+def test_the_same_as_the_unit_by_unit_algorithm_on_random_text():
+    import random
+
+    rnd = random.Random(7)
+    alphabet = [" ", "\t", "\r", "\n", "\r\n", "a", "b", "统", "🚗", "\uffff", "\ud800"]
+    for _ in range(300):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randrange(0, 300)))
+        assert line_hashes(text) == _unit_by_unit(text), repr(text)
+    assert line_hashes("x" * 500) == _unit_by_unit("x" * 500)

@@ -12,65 +12,32 @@ from __future__ import annotations
 
 _WINDOW = 100
 _BASE = 37
-_MASK = (1 << 64) - 1
-_FIRST = pow(_BASE, _WINDOW, 1 << 64)
-_SKIPPED = (ord(" "), ord("\t"))
-_LF, _CR, _END = ord("\n"), ord("\r"), 0xFFFF
-
-
-def _code_units(text: str) -> list[int]:
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
+_LF, _END = ord("\n"), 0xFFFF
 
 
 def line_hashes(text: str) -> list[str]:
-    """The fingerprint of every line of ``text`` (index 0 is line 1); one more for a final line end."""
-    window = [0] * _WINDOW
-    starts = [-1] * _WINDOW  # the line number that starts at each window slot, or -1
-    value = 0
-    index = 0
-    line = 0
-    at_line_start = True
-    after_cr = False
-    counts: dict[str, int] = {}
+    """The fingerprint of every line of ``text`` (index 0 is line 1); one more for a final line end.
+
+    Computed for all lines at once with numpy rather than unit by unit: the units are the text's code units
+    with line ends made one ``\\n`` and spaces and tabs dropped (in that order, as the upload action skips
+    them: ``\\r \\n`` is two line ends), then an end marker and zeros; the hash of a line is the polynomial
+    over the 100 units from its start, whose 64-bit arithmetic numpy's ``uint64`` wraps as the action's does.
+    """
+    import numpy as np
+
+    units = text.replace("\r\n", "\n").replace("\r", "\n").replace(" ", "").replace("\t", "")
+    data = np.frombuffer(units.encode("utf-16-le", "surrogatepass"), dtype="<u2")
+    seq = np.zeros(len(data) + 1 + _WINDOW, dtype=np.uint64)
+    seq[: len(data)] = data
+    seq[len(data)] = _END
+    starts = np.concatenate(([0], np.flatnonzero(data == _LF) + 1))
+    value = np.zeros(len(starts), dtype=np.uint64)
+    base = np.uint64(_BASE)
+    for k in range(_WINDOW):
+        value = value * base + seq[starts + k]
+    counts: dict[int, int] = {}
     out: list[str] = []
-
-    def emit() -> None:
-        key = format(value, "x")
-        counts[key] = counts.get(key, 0) + 1
-        out.append(f"{key}:{counts[key]}")
-        starts[index] = -1
-
-    def push(unit: int) -> None:
-        nonlocal value, index
-        oldest = window[index]
-        window[index] = unit
-        value = (_BASE * value + unit - _FIRST * oldest) & _MASK
-        index = (index + 1) % _WINDOW
-
-    def feed(unit: int) -> None:
-        nonlocal line, at_line_start, after_cr
-        if unit in _SKIPPED or (after_cr and unit == _LF):
-            after_cr = False
-            return
-        after_cr = unit == _CR
-        if after_cr:
-            unit = _LF
-        if starts[index] != -1:
-            emit()
-        if at_line_start:
-            at_line_start = False
-            line += 1
-            starts[index] = line
-        if unit == _LF:
-            at_line_start = True
-        push(unit)
-
-    for unit in _code_units(text):
-        feed(unit)
-    feed(_END)
-    for _ in range(_WINDOW):
-        if starts[index] != -1:
-            emit()
-        push(0)
+    for v in value.tolist():
+        n = counts[v] = counts.get(v, 0) + 1
+        out.append(f"{v:x}:{n}")
     return out

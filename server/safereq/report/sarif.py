@@ -35,12 +35,13 @@ from ..checks.findings import Finding, Fix, Severity
 from ..checks.registry import RuleInfo
 from ..data import load_rules_yaml
 from ..model.ranges import Span
-from . import dumps
+from . import dumps, dumps_array
 from .line_hash import line_hashes
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 _PROBLEM_SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "recommendation",
                      Severity.HINT: "recommendation"}
 
@@ -57,7 +58,9 @@ class _Texts:
         self.texts = dict(texts)
         self.cwd = cwd
         self._lines: dict[str, list[str]] = {}
+        self._astral: dict[str, frozenset[int]] = {}
         self._hashes: dict[str, list[str]] = {}
+        self._artifacts: dict[str, dict[str, str]] = {}
 
     def text(self, path: str) -> str:
         if path not in self.texts:
@@ -74,9 +77,21 @@ class _Texts:
         return lines[number] if 0 <= number < len(lines) else ""
 
     def column(self, path: str, line: int, col: int) -> int:
-        """A 0-based code-point column as a 0-based UTF-16 column."""
-        prefix = self.line(path, line)[:col]
-        return col + sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+        """A 0-based code-point column as a 0-based UTF-16 column; only lines with a character beyond the
+        BMP (two UTF-16 units) differ, and those are found once per document."""
+        if path not in self._astral:
+            self.line(path, 0)
+            self._astral[path] = frozenset(k for k, text in enumerate(self._lines[path])
+                                           if not text.isascii() and _ASTRAL.search(text))
+        if line not in self._astral[path]:
+            return col
+        return col + len(_ASTRAL.findall(self.line(path, line), 0, col))
+
+    def artifact(self, path: str) -> dict[str, str]:
+        """The path's artifact location, worked out once per path: a report names a document many times."""
+        if path not in self._artifacts:
+            self._artifacts[path] = _artifact(path, self.cwd)
+        return self._artifacts[path]
 
     def hash(self, path: str, line: int) -> str:
         if path not in self._hashes:
@@ -94,7 +109,6 @@ def _region(span: Span, path: str, texts: _Texts) -> dict[str, int]:
     }
 
 
-@lru_cache(maxsize=4096)  # a report names each document for many findings; the path work is done once
 def _artifact(path: str, cwd: Path) -> dict[str, str]:
     """A path relative to ``%SRCROOT%`` when it is inside the working directory or given relative to it
     (``../specs/a.md``), so no absolute path of this machine is written; an absolute path elsewhere stays
@@ -112,18 +126,18 @@ def _artifact(path: str, cwd: Path) -> dict[str, str]:
     return {"uri": quote(relative.as_posix()), "uriBaseId": SRCROOT}
 
 
-def _location(path: str, span: Span, cwd: Path, texts: _Texts) -> dict[str, Any]:
-    return {"physicalLocation": {"artifactLocation": _artifact(path, cwd), "region": _region(span, path, texts)}}
+def _location(path: str, span: Span, texts: _Texts) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": texts.artifact(path), "region": _region(span, path, texts)}}
 
 
-def _fix(fix: Fix, cwd: Path, texts: _Texts) -> dict[str, Any]:
+def _fix(fix: Fix, texts: _Texts) -> dict[str, Any]:
     by_path: dict[str, list[dict[str, Any]]] = {}
     for e in fix.edits:
         by_path.setdefault(e.path, []).append({"deletedRegion": _region(e.span, e.path, texts),
                                                "insertedContent": {"text": e.new_text}})
     return {
         "description": {"text": fix.title},
-        "artifactChanges": [{"artifactLocation": _artifact(p, cwd), "replacements": r} for p, r in by_path.items()],
+        "artifactChanges": [{"artifactLocation": texts.artifact(p), "replacements": r} for p, r in by_path.items()],
     }
 
 
@@ -198,26 +212,27 @@ def render(
     index = {rid: k for k, rid in enumerate(rules)}
     kept, left_out = _cap(findings, limit if limit is not None else limits["results"])
     max_related = limits["related-locations"]
-    results = []
-    for f in kept:
+
+    def result(f: Finding) -> dict[str, Any]:
         related = f.related[:max_related]
-        result: dict[str, Any] = {
+        out: dict[str, Any] = {
             "ruleId": f.rule,
             "level": _LEVELS[f.severity],
             "message": {"text": _message(f, len(related))},
-            "locations": [_location(f.path, f.span, cwd, doc_texts)],
+            "locations": [_location(f.path, f.span, doc_texts)],
             "partialFingerprints": {"primaryLocationLineHash": doc_texts.hash(f.path, f.span.start_line)},
         }
         if f.rule in index:
-            result["ruleIndex"] = index[f.rule]
+            out["ruleIndex"] = index[f.rule]
         if related:
-            result["relatedLocations"] = [
-                {"id": k, **_location(r.path, r.span, cwd, doc_texts), "message": {"text": r.message or "related"}}
+            out["relatedLocations"] = [
+                {"id": k, **_location(r.path, r.span, doc_texts), "message": {"text": r.message or "related"}}
                 for k, r in enumerate(related)
             ]
         if f.fixes:
-            result["fixes"] = [_fix(fix, cwd, doc_texts) for fix in f.fixes]
-        results.append(result)
+            out["fixes"] = [_fix(fix, doc_texts) for fix in f.fixes]
+        return out
+
     invocation: dict[str, Any] = {"executionSuccessful": True}
     if left_out:
         invocation["toolExecutionNotifications"] = [{
@@ -241,7 +256,10 @@ def render(
                 "description": {"text": "The folder safereq check ran in (run it from the repository root)."}}},
             "columnKind": "utf16CodeUnits",
             "invocations": [invocation],
-            "results": results,
+            "results": [],
         }],
     }
-    return dumps(log, len(findings))
+    # The results, nearly all of a large log, are encoded one by one into the place of the empty list: the
+    # last value of the log, so the last '"results": []' of its text (inside a string a quote is escaped).
+    head, _, tail = dumps(log, len(findings)).rpartition('"results": []')
+    return f'{head}"results": {dumps_array(map(result, kept), len(findings), level=3)}{tail}'
