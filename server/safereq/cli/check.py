@@ -68,6 +68,12 @@ def _gate(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def add_report_options(p: argparse.ArgumentParser) -> None:
+    """``--format`` and ``--output``, which every command reporting findings takes (:func:`_render`, :func:`_emit`)."""
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check", help="check requirement documents",
@@ -76,8 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Exit status: 0 no errors, 1 errors found, 2 usage or configuration error.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check (default: .)")
-    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    add_report_options(p)
     p.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what remains")
     p.add_argument("--config", metavar="FILE", help="use this safereq.toml or pyproject.toml instead of searching")
     p.add_argument("--select", metavar="IDS", type=_id_list, action="append", default=[],

@@ -13,6 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .check import add_report_options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -22,8 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "fragment's name. Exit status: 0 no errors, 1 errors found, 2 usage or fragment error.",
     )
     p.add_argument("fragments", nargs="+", metavar="FRAGMENT", help="fragment files (JSON, or gzipped *.gz)")
-    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    add_report_options(p)
     p.add_argument("--config", metavar="FILE", help="the configuration for the rules run over all repositories "
                                                    "(default: searched from the current folder)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary")
