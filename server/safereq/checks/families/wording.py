@@ -25,25 +25,39 @@ from ..analysis.units import missing_units, quantity_context
 Keep = Callable[[str, int, int, str], bool]
 
 
+def _entry_check(rule: str, list_name: str) -> Callable:
+    """Register the decorated ``body(ctx, item, statement)`` as the item check of ``rule``, called only for a
+    statement with an entry of word list ``list_name``.
+
+    The check answers from the shared analysis with one look-up: most statements have no entry, and a cold
+    check runs each of these rules for every item.
+    """
+    def register(body: Callable[[CheckContext, Item, Statement], Iterable[Finding]]) -> Callable:
+        def check(ctx: CheckContext, item: Item) -> Iterable[Finding]:
+            a = analysed(ctx, item)
+            if a is None or list_name not in a.entries:
+                return ()
+            return body(ctx, item, a)
+
+        check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
+        return item_check(rule, topics={list_name})(check)
+
+    return register
+
+
 def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None) -> Callable:
     """Register the rule that reports each entry of word list ``list_name`` in a statement; ``message`` has a
     ``{word}`` field and ``keep`` (when given) decides per entry whether it counts. Called for every rule
-    whose metadata gives a ``message`` (rules/checks/wording.yaml), at the end of this module.
-
-    The check returns a list rather than a generator, and answers from the shared analysis with one look-up:
-    most statements have no entry, and a cold check runs each of these rules for every item.
+    whose metadata gives a ``message`` (rules/checks/wording.yaml), at the end of this module. The findings
+    are a list rather than a generator: cheaper for the few entries a statement has.
     """
-    def check(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-        a = analysed(ctx, item)
-        if a is None or list_name not in a.entries:
-            return ()
+    def report(ctx: CheckContext, item: Item, a: Statement) -> list[Finding]:
         text = a.text
         return [ctx.finding(rule, item.path, source_span(item.statement, start, end),
                             message.format(word=text[start:end]))
                 for start, end in a.entries[list_name] if keep is None or keep(text, start, end, item.language)]
 
-    check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
-    return item_check(rule, topics={list_name})(check)
+    return _entry_check(rule, list_name)(report)
 
 
 _THAN_VALUE = re.compile(r"\s+than\s+(?:or\s+equal\s+to\s+)?(?:[-+±]?\d|ASIL\b|QM\b|[A-Z][A-Z0-9]*[-_.]\d)",
@@ -70,15 +84,8 @@ def _not_a_period(text: str, start: int, end: int, language: str) -> bool:
     return not _PERIOD.match(text, end)
 
 
-@item_check("wording/absolute", topics={"absolutes"})
-def absolute(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    a = analysed(ctx, item)
-    if a is None or "absolutes" not in a.entries:
-        return ()
-    return _absolutes(ctx, item, a)
-
-
-def _absolutes(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
+@_entry_check("wording/absolute", "absolutes")
+def absolute(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     rule = "wording/absolute"
     text, lex = a.text, a.lexicon
     for start, end in a.entries["absolutes"]:
@@ -118,15 +125,8 @@ def _deletion_span(item: Item, text: str, start: int, end: int) -> Span | None:
     return None
 
 
-@item_check("wording/pronoun", topics={"pronouns"})
-def pronoun(ctx: CheckContext, item: Item) -> Iterable[Finding]:
-    a = analysed(ctx, item)
-    if a is None or "pronouns" not in a.entries:
-        return ()
-    return _pronouns(ctx, item, a)
-
-
-def _pronouns(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
+@_entry_check("wording/pronoun", "pronouns")
+def pronoun(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     rule = "wording/pronoun"
     text = a.text
     found = a.entries["pronouns"]
