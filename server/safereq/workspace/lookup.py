@@ -102,11 +102,19 @@ def _in_item(item: Item, line: int, col: int) -> Element | None:
                 return IdAt(link.target, link.span, False, item, attr.key)
         if attr.key_span.contains(line, col):
             return KeyAt(attr, attr.key_span, item)
-        if attr.value_span.contains(line, col):
-            if attr.key == "asil":
-                return AsilAt(attr.value, attr.value_span, item)
-            if attr.key in SEC_KEYS:
-                return ClassAt(attr.key, attr.value, attr.value_span, item)
+        found = _classification(attr.key, attr.value, attr.value_span, item, None) \
+            if attr.value_span.contains(line, col) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _classification(key: str, text: str, span: Span, item: Item | None, row: HaraRow | None) -> AsilAt | ClassAt | None:
+    """An ASIL or an S/E/C class, as an attribute's value or a HARA cell of that column; None for other keys."""
+    if key == "asil":
+        return AsilAt(text, span, item, row)
+    if key in SEC_KEYS:
+        return ClassAt(key, text, span, item, row)
     return None
 
 
@@ -116,12 +124,11 @@ def _in_row(row: HaraRow, line: int, col: int, item: Item | None) -> Element | N
             continue
         if column == "id":
             return IdAt(cell.text, cell.span, True, item, None, row)
-        if column == "asil":
-            return AsilAt(cell.text, cell.span, None, row)
-        if column in SEC_KEYS:
-            return ClassAt(column, cell.text, cell.span, None, row)
         if column == "safety-goal":
             return _goal_link(row, cell.text, cell.span, line, col, item)
+        found = _classification(column, cell.text, cell.span, None, row)
+        if found is not None:
+            return found
     return None
 
 
