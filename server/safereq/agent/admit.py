@@ -14,12 +14,10 @@ Every text field is cleaned (:func:`.sanitise.clean`); then a suggestion is drop
 
 from __future__ import annotations
 
-from functools import cache
-
 from .knowledge import tokens
 from .sanitise import clean, rejection
 
-STATEMENT_FAMILIES = ("modal", "wording")
+STATEMENT_FAMILIES = ("modal/", "wording/")
 
 
 def binding_modal_ok(statement: str, language: str, not_modal: tuple[str, ...] = ()) -> bool:
@@ -30,24 +28,14 @@ def binding_modal_ok(statement: str, language: str, not_modal: tuple[str, ...] =
     return len(verbs) == 1 and verbs[0].role == "binding"
 
 
-@cache
-def _checker():
-    from ..checks.config import Config
-    from ..checks.engine.checker import Checker
-
-    return Checker(Config())
-
-
 def statement_findings(title: str, statement: str, language: str) -> list[str]:
     """The modal and wording rules (warning or worse) a statement breaks, checked as an item of a document."""
     from ..checks.findings import Severity
-    from ..workspace import Workspace
+    from .selfcheck import check_suggestion
 
     head = "---\nlanguage: zh\n---\n" if language == "zh" else ""
-    ws = Workspace()
-    ws.update("<suggestion>", f"{head}# Suggestion\n\n## REQ-1: {title}\n{statement}\n")
-    return sorted({f.rule for f in _checker().check(ws) if f.rule.split("/")[0] in STATEMENT_FAMILIES
-                   and f.severity <= Severity.WARNING})
+    _, found = check_suggestion(f"{head}# Suggestion\n\n## REQ-1: {title}\n{statement}\n", STATEMENT_FAMILIES)
+    return sorted({f.rule for f in found if f.severity <= Severity.WARNING})
 
 
 def relevant(text: str, vocabulary: set[str]) -> bool:

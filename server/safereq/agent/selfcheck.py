@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..checks import Checker, Config
+from ..checks.findings import Finding
+from ..model.document import Document
 from ..workspace import Workspace
 
 PATH = "<suggestion>"
@@ -52,15 +54,20 @@ def document_text(drafts: Sequence[Draft], parent_id: str, parent_title: str, pa
     return "\n".join(lines)
 
 
+def check_suggestion(text: str, families: tuple[str, ...] = FAMILIES) -> tuple[Document, list[Finding]]:
+    """A suggestion written out as the Markdown document ``text``, parsed and checked as ``safereq check``
+    would, and the findings of the rules in ``families`` (prefixes such as ``"modal/"``)."""
+    ws = Workspace()
+    doc = ws.update(PATH, text)
+    return doc, [f for f in _checker().check(ws) if f.rule.startswith(families)]
+
+
 def findings(drafts: Sequence[Draft], parent_id: str, parent_title: str = "", parent_asil: str = "") -> dict[str, list[str]]:
     """For each draft ID, the findings of safereq's checks on it (rule: message); empty lists for clean ones."""
-    ws = Workspace()
-    doc = ws.update(PATH, document_text(drafts, parent_id, parent_title, parent_asil))
+    doc, found = check_suggestion(document_text(drafts, parent_id, parent_title, parent_asil))
     spans = {it.id: (it.line, it.end_line) for it in doc.items if it.id != parent_id}
     out: dict[str, list[str]] = {d.id: [] for d in drafts}
-    for f in _checker().check(ws):
-        if not f.rule.startswith(FAMILIES):
-            continue
+    for f in found:
         for item_id, (first, last) in spans.items():
             if first <= f.span.start_line <= last:
                 out.setdefault(item_id, []).append(f"{f.rule}: {f.message}")
