@@ -142,15 +142,19 @@ def answer_offline(plan: Plan, state: LoopState, question: str) -> Answer:
 
 
 # -- LLM composition -------------------------------------------------------------------------------------
-class CitationOut(BaseModel):
+class _Output(BaseModel):
+    """What a model writes: a field it makes up is an error (the schema it is given forbids extra fields)."""
+
     model_config = ConfigDict(extra="forbid")
+
+
+class CitationOut(_Output):
     document: str = Field(max_length=60)
     clause: str = Field(max_length=40)
     quote: str = Field(max_length=600)
 
 
-class RequirementOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class RequirementOut(_Output):
     title: str = Field(max_length=160)
     statement: str = Field(max_length=600)
     ears: Literal["ubiquitous", "event", "state", "unwanted", "optional", "complex"] = "ubiquitous"
@@ -160,26 +164,22 @@ class RequirementOut(BaseModel):
     citations: list[CitationOut] = Field(default_factory=list, max_length=4)
 
 
-class DerivedOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class DerivedOut(_Output):
     requirements: list[RequirementOut] = Field(max_length=8)
 
 
-class RebuttalOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class RebuttalOut(_Output):
     category: Literal["unhandled failure mode", "SOTIF triggering condition", "violated assumption", "common-cause failure"]
     statement: str = Field(max_length=600)
     mitigation: str = Field(default="", max_length=300)
     citations: list[CitationOut] = Field(default_factory=list, max_length=3)
 
 
-class RebuttalsOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class RebuttalsOut(_Output):
     rebuttals: list[RebuttalOut] = Field(max_length=8)
 
 
-class AnswerOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AnswerOut(_Output):
     answer: str = Field(max_length=3000)
     citations: list[CitationOut] = Field(default_factory=list, max_length=6)
 
