@@ -102,3 +102,21 @@ def test_interrupted_parallel_checking_leaves_no_worker_running(monkeypatch):
     finally:
         for proc in started:
             proc.kill()
+
+
+def test_a_forked_worker_counts_only_what_it_holds_alone():
+    """A worker shares its parent's pages until it writes to them: counting its resident size would count the
+    parent twice and stop every parallel check of a large workspace (found by the full test suite)."""
+    ctx = multiprocessing.get_context("fork")
+    held = bytearray(200 * MB)  # touched: resident in the parent, shared with the child after fork
+    go, done = ctx.Event(), ctx.Event()
+    guard = Guard(Limit(1024 * MB, "for the test"))
+    child = ctx.Process(target=lambda: (go.set(), done.wait()), daemon=True)
+    child.start()
+    try:
+        assert go.wait(30)
+        assert guard.used() < 100 * MB, guard.used()  # the shared 200 MB are not counted a second time
+    finally:
+        done.set()
+        child.join(30)
+    del held
