@@ -11,6 +11,8 @@ from safereq.workspace import memory
 from safereq.workspace.memory import FLOOR, Guard, Limit, MemoryLimitExceeded, limit_for, too_big_to_check
 
 MB = 1024 * 1024
+# Forking is what the check workers do; lance, when another test imported it, warns about any fork.
+fork_ok = pytest.mark.filterwarnings("ignore:lance is not fork-safe")
 
 
 @pytest.fixture
@@ -63,6 +65,7 @@ def test_the_guard_lets_work_within_the_limit_finish_and_keeps_a_real_interrupt(
             raise KeyboardInterrupt
 
 
+@fork_ok
 def test_interrupted_parallel_checking_leaves_no_worker_running(monkeypatch):
     """The guard interrupts the main process; the check workers it forked must not run on, orphaned."""
     from safereq.checks.engine import Checker
@@ -102,3 +105,22 @@ def test_interrupted_parallel_checking_leaves_no_worker_running(monkeypatch):
     finally:
         for proc in started:
             proc.kill()
+
+
+@fork_ok
+def test_a_forked_worker_counts_only_what_it_holds_alone():
+    """A worker shares its parent's pages until it writes to them: counting its resident size would count the
+    parent twice and stop every parallel check of a large workspace (found by the full test suite)."""
+    ctx = multiprocessing.get_context("fork")
+    held = bytearray(200 * MB)  # touched: resident in the parent, shared with the child after fork
+    go, done = ctx.Event(), ctx.Event()
+    guard = Guard(Limit(1024 * MB, "for the test"))
+    child = ctx.Process(target=lambda: (go.set(), done.wait()), daemon=True)
+    child.start()
+    try:
+        assert go.wait(30)
+        assert guard.used() < 100 * MB, guard.used()  # the shared 200 MB are not counted a second time
+    finally:
+        done.set()
+        child.join(30)
+    del held

@@ -117,8 +117,9 @@ class Guard:
 
     A daemon thread reads ``/proc`` every :data:`POLL_SECONDS` and interrupts the main thread
     (``_thread.interrupt_main``); leaving the guard turns that interruption into :class:`MemoryLimitExceeded`.
-    A worker process forked while the guard runs is counted with its parent (its shared pages twice, so the
-    guard errs towards stopping early); children the process already had are not. Where ``/proc`` cannot be read (not Linux), the guard does nothing.
+    A worker process forked while the guard runs adds the memory only it holds (a forked worker shares its
+    parent's pages until it writes to them, so its own resident size would count the parent twice); children
+    the process already had are not counted. Where ``/proc`` cannot be read (not Linux), the guard does nothing.
     """
 
     def __init__(self, limit: Limit, start: int | None = None) -> None:
@@ -153,7 +154,7 @@ class Guard:
     def used(self) -> int:
         """Bytes held now above the start, by this process and its children."""
         pid = os.getpid()
-        total = (_resident(pid) or 0) + sum(_resident(child) or 0 for child in _children(pid)
+        total = (_resident(pid) or 0) + sum(_private(child) for child in _children(pid)
                                             if child not in self._others)
         return max(0, total - self.start)
 
@@ -185,6 +186,15 @@ def _resident(pid: int) -> int | None:
             return int(f.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _private(pid: int) -> int:
+    """Memory held by process ``pid`` alone (not shared with its parent), from ``/proc/<pid>/smaps_rollup``."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+            return sum(int(line.split()[1]) * 1024 for line in f if line.startswith(("Private_Clean:", "Private_Dirty:")))
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _children(pid: int) -> list[int]:

@@ -268,6 +268,7 @@ MAX_CHAIN = 8  # items shown in a cycle's message (and related links listed) bef
 
 @workspace_check("trace/cycle")
 def cycle(ctx: CheckContext) -> Iterator[Finding]:
+    notes: dict[int, Related] = {}  # one note per link: a link is listed by up to MAX_CHAIN findings of its cycle
     for cyc in derivation_cycles(ctx.workspace):
         routes = cyc.routes()
         for src, link, dst in cyc.edges:
@@ -280,7 +281,9 @@ def cycle(ctx: CheckContext) -> Iterator[Finding]:
                     route.head[:MAX_CHAIN // 2] + ["…"] + route.tail
                 message = (f"{src.id} is derived from {dst.id}, which leads back to {src.id} ({' → '.join(shown)}): "
                            f"'Derived from' links must not form a cycle, or nothing in it traces to a safety goal")
-                related = [Related(s.path, lk.span, f"{s.id} is derived from {d.id}") for s, lk, d in route.links]
+                related = [notes.get(id(lk)) or
+                           notes.setdefault(id(lk), Related(s.path, lk.span, f"{s.id} is derived from {d.id}"))
+                           for s, lk, d in route.links]
             yield ctx.finding("trace/cycle", src.path, link.span, message, related=related)
 
 
