@@ -91,18 +91,35 @@ def core_sequence(seed: int, edits: int = 20) -> str | None:
     for path, text in docs.items():
         ws.update(path, text)
     checker.check(ws)
+    files = random.Random(seed + 1_000_003)  # document-level changes, drawn apart from the edits
     for step in range(edits):
-        path = rng.choice(sorted(docs))
-        splice = random_splice(rng, docs[path])
-        docs[path] = splice.apply(docs[path])
-        ws.update(path, docs[path])
+        path, what = rng.choice(sorted(docs)), None
+        if files.random() < 0.12:
+            path, what = _change_files(files, ws, docs, path)
+        else:
+            what = random_splice(rng, docs[path])
+            docs[path] = what.apply(docs[path])
+            ws.update(path, docs[path])
         if rng.random() < 0.25 and step < edits - 1:
             continue
         got = checker.check(ws)
         want = fresh_check(docs)
         if got != want:
-            return f"seed {seed}, step {step}, {path}, {splice}: " + describe(got, want)
+            return f"seed {seed}, step {step}, {path}, {what}: " + describe(got, want)
     return None
+
+
+def _change_files(rng: random.Random, ws, docs: dict[str, str], path: str) -> tuple[str, str]:
+    """Close or delete a document, or add a copy of one under a new name (its IDs then defined twice), as a
+    file event or an editor's open and close would."""
+    if len(docs) > 1 and rng.random() < 0.5:
+        ws.remove(path)
+        del docs[path]
+        return path, "removed"
+    copy = f"copy-{len(docs)}-{path}"
+    docs[copy] = docs[path]
+    ws.update(copy, docs[copy])
+    return copy, f"copied from {path}"
 
 
 _BREAK = re.compile(r"\r\n|\r|\n")

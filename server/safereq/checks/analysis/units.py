@@ -118,9 +118,19 @@ def _is_quantity(text: str, start: int, end: int, context: str) -> bool:
     return not _RANGE_TAIL.match(text, end)
 
 
+# "2 or more consecutive cycles": the unit follows the open end of the bound.
+_OPEN_BOUND = re.compile(r"\s+or\s+(?:more|fewer|less|greater|higher|lower)\b", re.IGNORECASE)
+
+
 def _has_unit(c: _Compiled, text: str, end: int) -> bool:
-    """True when a unit, a counted noun or another word that is not a function word follows the number."""
+    """True when a unit, a counted noun or another word that is not a function word follows the number
+    (also after a hyphen, "12-bit", or after an open bound, "2 or more cycles")."""
+    bound = _OPEN_BOUND.match(text, end)
+    if bound is not None:
+        end = bound.end()
     rest = text[end:end + 24]
+    if rest[:1] == "-" and rest[1:2].isalpha():
+        return True  # written with a hyphen: 12-bit, 60-second
     stripped = rest.lstrip()
     if not stripped:
         return False

@@ -22,7 +22,7 @@ from ..registry import item_check, rule_infos
 from ..analysis.statements import sentences, source_span
 from ..analysis.units import missing_units, quantity_context
 
-Keep = Callable[[str, int, int, str], bool]
+Keep = Callable[[Statement, int, int], bool]
 
 
 def _entry_check(rule: str, list_name: str) -> Callable:
@@ -55,7 +55,7 @@ def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None
         text = a.text
         return [ctx.finding(rule, item.path, source_span(item.statement, start, end),
                             message.format(word=text[start:end]))
-                for start, end in a.entries[list_name] if keep is None or keep(text, start, end, item.language)]
+                for start, end in a.entries[list_name] if keep is None or keep(a, start, end)]
 
     return _entry_check(rule, list_name)(report)
 
@@ -67,9 +67,10 @@ _ZH_VALUE_AFTER = re.compile(r"\s*于?\s*\d")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 
 
-def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> bool:
+def _unreferenced_comparison(a: Statement, start: int, end: int) -> bool:
     """False for a comparison with a value ("more than 1.5 Nm", 比 3 Nm 更大) or a choice ("the higher of")."""
-    if language == "zh":
+    text = a.text
+    if a.language == "zh":
         return not (_ZH_VALUE_BEFORE.search(text, 0, start) or _ZH_VALUE_AFTER.match(text, end))
     if _THAN_VALUE.match(text, end):
         return False
@@ -79,9 +80,26 @@ def _unreferenced_comparison(text: str, start: int, end: int, language: str) -> 
 _PERIOD = re.compile(r"\s*\d")
 
 
-def _not_a_period(text: str, start: int, end: int, language: str) -> bool:
+def _not_a_period(a: Statement, start: int, end: int) -> bool:
     """False for "every 10 ms": a period, not a quantifier over a set."""
-    return not _PERIOD.match(text, end)
+    return not _PERIOD.match(a.text, end)
+
+
+_NUMBER_SOON = re.compile(r"(?:\s+[^\W\d]+){0,3}\s+\d")
+
+
+def _open_list(a: Statement, start: int, end: int) -> bool:
+    """False for an entry of ``open-ended-bounds`` followed by a number within three words: "at a minimum
+    rate of 1 kHz" bounds a value, it leaves no list open."""
+    words = " ".join(a.text[start:end].lower().split())
+    bounds = {" ".join(w.lower().split()) for w in a.lexicon.words("open-ended-bounds")}
+    return not (words in bounds and _NUMBER_SOON.match(a.text, end))
+
+
+def _not_in_escape_clause(a: Statement, start: int, end: int) -> bool:
+    """False for a vague word inside an escape clause ("as appropriate"): wording/escape-clause reports the
+    clause, and one defect is reported once."""
+    return not any(s <= start and end <= e for s, e in a.entries.get("escape-clauses", ()))
 
 
 @_entry_check("wording/absolute", "absolutes")
@@ -90,12 +108,28 @@ def absolute(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     text, lex = a.text, a.lexicon
     for start, end in a.entries["absolutes"]:
         word = text[start:end]
-        if word[0].isdigit() and quantity_context(lex, text, start) is not None:
-            continue  # "differ by more than 100 %" is a threshold, not a claim of perfection
+        if word[0].isdigit() and _percent_value(lex, text, start, end):
+            continue
         yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
                           f"'{word}' is an absolute no system can guarantee and no test can show: state the "
                           f"conditions and limits within which the requirement holds",
                           fixes=_absolute_fixes(item, text, start, end))
+
+
+_PERCENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*[%％]")
+
+
+def _percent_value(lex, text: str, start: int, end: int) -> bool:
+    """True for a percentage that is a value, not a claim of perfection: after a quantity context ("differ by
+    more than 100 %"), on a scale the statement states ("0 % to 100 %"), or right after a value marker
+    ("set to 100 %", "(100 %)"); see absolute-value-markers in rules/en/wording.yaml."""
+    if quantity_context(lex, text, start) is not None:
+        return True
+    if any(m.start() != start for m in _PERCENT.finditer(text)):
+        return True
+    before = text[:start].rstrip()
+    return any(before.lower().endswith(m) and (not m[-1].isalpha() or not before[-len(m) - 1:-len(m)].isalpha())
+               for m in lex.words("absolute-value-markers"))
 
 
 _AFTER_SHALL = re.compile(r"\bshall\s+$", re.IGNORECASE)
@@ -169,6 +203,8 @@ def _missing_units(ctx: CheckContext, item: Item, text: str,
 # Word-list rules whose entries do not all count: the filter decides per entry (the rest report every entry).
 _KEEP: dict[str, Keep] = {
     "wording/comparative": _unreferenced_comparison,
+    "wording/open-ended": _open_list,
+    "wording/vague-term": _not_in_escape_clause,
     "wording/universal-quantifier": _not_a_period,
 }
 
