@@ -45,8 +45,17 @@ def wide_attribute(n: int) -> str:
     return head + items + _item(n + 1, ", ".join(f"FSR-{i}" for i in range(1, n + 1)))
 
 
+def findings_paragraph_of(n: int) -> str:
+    """One requirement of n sentences on one line, each with findings of several word-list rules (vague,
+    escape clause, absolute percentage, open list, placeholder): the per-finding filters must not rescan the
+    paragraph."""
+    sentence = "The system reacts quickly as appropriate, detects 100 % of faults, etc., TBD. "
+    return "# Findings\n\n## FSR-1: Vague\n\n" + sentence * n + "\n"
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
     "chain": chain, "cycle": cycle, "same-id": same_id, "hara": hara, "wide-attribute": wide_attribute,
+    "findings-paragraph": findings_paragraph_of,
 }
 
 

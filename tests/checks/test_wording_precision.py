@@ -51,3 +51,18 @@ def test_a_number_with_its_unit_or_a_count_needs_no_unit(statement):
 def test_a_number_without_a_unit_is_still_reported():
     assert _reported("The ECU shall reset the output within 100.", "wording/missing-unit") == ["100"]
     assert _reported("The ECU shall debounce the input for 2 or more.", "wording/missing-unit") == ["2"]
+
+
+def test_a_word_inside_any_earlier_escape_clause_counts_as_inside():
+    """The bisection over escape clauses (one paragraph can hold thousands) must find a long clause that
+    starts before a shorter, later one."""
+    from types import SimpleNamespace
+
+    from safereq.checks.families.wording import _not_in_escape_clause
+
+    a = SimpleNamespace(entries={"escape-clauses": [(5, 8), (0, 30), (40, 50)]})
+    assert not _not_in_escape_clause(a, 10, 12)  # inside (0, 30), after (5, 8) ended
+    assert _not_in_escape_clause(a, 32, 35)  # between clauses
+    assert not _not_in_escape_clause(a, 41, 45)
+    assert _not_in_escape_clause(a, 48, 52)  # runs past the clause's end
+    assert _not_in_escape_clause(SimpleNamespace(entries={}), 1, 2)

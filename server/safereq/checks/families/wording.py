@@ -10,6 +10,8 @@ reports the words themselves, so a finding's span is exactly what has to be rewr
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 
@@ -99,7 +101,32 @@ def _open_list(a: Statement, start: int, end: int) -> bool:
 def _not_in_escape_clause(a: Statement, start: int, end: int) -> bool:
     """False for a vague word inside an escape clause ("as appropriate"): wording/escape-clause reports the
     clause, and one defect is reported once."""
-    return not any(s <= start and end <= e for s, e in a.entries.get("escape-clauses", ()))
+    clauses = a.entries.get("escape-clauses")
+    if not clauses:
+        return True
+    starts, reach = _clause_reach(clauses)
+    i = bisect.bisect_right(starts, start) - 1  # the clauses that start at or before the word...
+    return i < 0 or reach[i] < end  # ... and whether any of them reaches past its end
+
+
+def _clause_reach(clauses: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The clauses' starts in order and, for each, the furthest end of it and the clauses before it: one
+    bisection answers "is this word inside a clause" (a statement of one paragraph can hold thousands).
+    Kept for the statement last asked about, whose words are asked about one after the other."""
+    global _last_reach
+    if _last_reach is not None and _last_reach[0] is clauses:
+        return _last_reach[1], _last_reach[2]
+    spans = sorted(clauses)
+    reach, furthest = [], -1
+    for _s, e in spans:
+        furthest = max(furthest, e)
+        reach.append(furthest)
+    starts = [s for s, _e in spans]
+    _last_reach = (clauses, starts, reach)
+    return starts, reach
+
+
+_last_reach: tuple[list[tuple[int, int]], list[int], list[int]] | None = None
 
 
 @_entry_check("wording/absolute", "absolutes")
@@ -117,6 +144,13 @@ def absolute(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
 
 
 _PERCENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*[%％]")
+_MARKER_WINDOW = 32  # characters before a percentage searched for a value marker ("set to", "=")
+
+
+@functools.lru_cache(maxsize=8)
+def _percentages(text: str) -> frozenset[int]:
+    """Where the percentages of a statement start; found once per statement, not once per percentage."""
+    return frozenset(m.start() for m in _PERCENT.finditer(text))
 
 
 def _percent_value(lex, text: str, start: int, end: int) -> bool:
@@ -125,9 +159,10 @@ def _percent_value(lex, text: str, start: int, end: int) -> bool:
     ("set to 100 %", "(100 %)"); see absolute-value-markers in rules/en/wording.yaml."""
     if quantity_context(lex, text, start) is not None:
         return True
-    if any(m.start() != start for m in _PERCENT.finditer(text)):
+    percentages = _percentages(text)
+    if len(percentages) - (start in percentages) > 0:
         return True
-    before = text[:start].rstrip()
+    before = text[max(0, start - _MARKER_WINDOW):start].rstrip()
     return any(before.lower().endswith(m) and (not m[-1].isalpha() or not before[-len(m) - 1:-len(m)].isalpha())
                for m in lex.words("absolute-value-markers"))
 
