@@ -184,7 +184,7 @@ def _phrase(word: str) -> str:
 
 def _after_any(text: str, start: int, previous: list[str]) -> bool:
     """True when the word before ``start`` is one of ``previous`` ("^": the start of a sentence)."""
-    before = text[:start].rstrip()
+    before = _before(text, start).rstrip()
     if "^" in previous and (not before or before[-1] in ".!?。！？"):
         return True
     m = _PREV_WORD.search(before)
@@ -196,11 +196,27 @@ def _after_any(text: str, start: int, previous: list[str]) -> bool:
 
 def _clause_before(text: str, start: int) -> str:
     """The text of the clause ``start`` is in, from the last comma, semicolon, sentence end or "then"."""
-    before = text[:start]
+    before = _before(text, start)
     last = 0
     for m in _CLAUSE_BOUNDARY.finditer(before):
         last = m.end()
     return before[last:]
+
+
+# Characters before a word that the look-behinds read first; text[:start] for every verb of one long
+# paragraph would be quadratic.
+_WINDOW = 512
+
+
+def _before(text: str, start: int) -> str:
+    """The text before ``start``: the last :data:`_WINDOW` characters when they hold a clause boundary and
+    a word (all a look-behind needs), else all of it."""
+    if start <= _WINDOW:
+        return text[:start]
+    window = text[start - _WINDOW:start]
+    if _CLAUSE_BOUNDARY.search(window, 1) and window.strip():
+        return window
+    return text[:start]
 
 
 def _match_case(word: str, replacement: str) -> str:

@@ -24,6 +24,10 @@ _DECIMAL_AFTER = re.compile(r"\.\d")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+# Characters before a number that the look-behinds read: phrases of a few words (and the white space between).
+_WINDOW = 256
+
+
 class _Compiled:
     """The quantity data of one lexicon: context phrases, window markers, non-units and Chinese units."""
 
@@ -42,7 +46,7 @@ class _Compiled:
 
     def context(self, text: str, start: int) -> str | None:
         """The quantity-context word or phrase right before the number at ``start``, if any."""
-        before = text[:start]
+        before = text[max(0, start - _WINDOW):start]  # not text[:start]: a copy per number is quadratic
         if self.language == "zh":
             stripped = before.rstrip()
             return next((c for c in self.contexts if stripped.endswith(c)), None)
@@ -59,7 +63,7 @@ class _Compiled:
     def dimensionless_before(self, text: str, start: int, context: str) -> bool:
         """True when what is compared by ``context`` before the number at ``start`` is dimensionless: a
         word of ``dimensionless`` right before the comparison, or before it and some quantity links."""
-        before = text[:start].rstrip()
+        before = text[max(0, start - _WINDOW):start].rstrip()
         if self.language == "zh":
             head = before[:len(before) - len(context)].rstrip()
             stripped = True
