@@ -173,7 +173,7 @@ _AFTER_SHALL = re.compile(r"\bshall\s+$", re.IGNORECASE)
 def _absolute_fixes(item: Item, text: str, start: int, end: int) -> list[Fix]:
     """'shall never' -> 'shall not' (same obligation); 'shall always' -> 'shall' (needs review)."""
     word = text[start:end].lower()
-    if item.language == "zh" or not _AFTER_SHALL.search(text, 0, start):
+    if item.language == "zh" or not _AFTER_SHALL.search(text, max(0, start - _MARKER_WINDOW), start):
         return []
     if word == "never":
         not_ = "NOT" if text[start:end].isupper() else "not"
