@@ -53,9 +53,43 @@ def findings_paragraph_of(n: int) -> str:
     return "# Findings\n\n## FSR-1: Vague\n\n" + sentence * n + "\n"
 
 
+def _rule_words(language: str) -> list[str]:
+    """Every entry of every word list of rules/<language>/ (short ones), to build sentences that hit them all."""
+    from pathlib import Path
+
+    import yaml
+
+    words: list[str] = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "rules" / language).glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for entries in (data.values() if isinstance(data, dict) else ()):
+            if isinstance(entries, list):
+                words += [w for w in entries if isinstance(w, str) and len(w) < 30 and "\n" not in w]
+    return words
+
+
+def word_lists_paragraph(n: int, language: str = "en") -> str:
+    """One requirement of n sentences on one line, each ten entries drawn (seeded) from every word list of
+    the language with modal verbs, numbers and percentages: every word-list filter and look-behind at once,
+    where one that rescans the paragraph per entry shows as quadratic growth."""
+    import random
+
+    rng = random.Random(n)
+    if language == "zh":
+        pool = _rule_words("zh") + ["应", "应当", "必须", "可以", "将", "100 %", "10 ms", "5", "，", "比", "更"]
+        head, sep, end = "---\nlanguage: zh\n---\n# 混合\n\n## FSR-1: 混合\n\n", "", "。"
+        subject = "系统"
+    else:
+        pool = _rule_words("en") + ["shall", "should", "must", "will", "may", "100 %", "10 ms", "5", "if",
+                                   "when", "then", ",", "it", "TBD", "etc.", "(see", ")", "= 100 %"]
+        head, sep, end, subject = "# Mix\n\n## FSR-1: Mix\n\n", " ", ". ", "The system "
+    return head + "".join(subject + sep.join(rng.choice(pool) for _ in range(10)) + end for _ in range(n)) + "\n"
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
     "chain": chain, "cycle": cycle, "same-id": same_id, "hara": hara, "wide-attribute": wide_attribute,
-    "findings-paragraph": findings_paragraph_of,
+    "findings-paragraph": findings_paragraph_of, "word-lists-paragraph": word_lists_paragraph,
+    "word-lists-paragraph-zh": lambda n: word_lists_paragraph(n, "zh"),
 }
 
 

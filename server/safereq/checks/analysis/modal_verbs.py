@@ -13,6 +13,7 @@ statement has no other modal verb.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -94,13 +95,14 @@ class _Scanner:
     # -- scanning ----------------------------------------------------------------------------------------
     def scan(self, text: str) -> tuple[ModalVerb, ...]:
         positions = word_positions(text, self.filter.candidates(text) if self.filter else self.keys)
-        masked = [m.span() for _, m in _matches(self.masks, text, positions)]
+        spans = [m.span() for _, m in _matches(self.masks, text, positions)]
         if "`" in text:  # a code span is a name or a display text ("`Driver must brake`"), never the statement's verb
-            masked += [m.span() for m in _CODE_SPAN.finditer(text)]
+            spans += [m.span() for m in _CODE_SPAN.finditer(text)]
+        masked = _Spans(spans)
         found: list[ModalVerb] = []
         end = 0
         for start, m in _matches(self.words, text, positions):
-            if start < end or _overlaps(masked, start, m.end()):
+            if start < end or masked.overlaps(start, m.end()):
                 continue
             end = m.end()
             verb = self._verb(text, start, end)
@@ -126,11 +128,11 @@ class _Scanner:
         negated = bool(self.negated_re and self.negated_re.match(text, end))
         return ModalVerb(start, end, word, role, negated, _match_case(word, replacement) if replacement else None)
 
-    def _resolve_ambiguous(self, text: str, found: list[ModalVerb], masked: list[tuple[int, int]]) -> list[ModalVerb]:
+    def _resolve_ambiguous(self, text: str, found: list[ModalVerb], masked: _Spans) -> list[ModalVerb]:
         """Drop 应 at the start of 应对/应用 … unless no other modal verb is left to state the requirement."""
         def ambiguous(v: ModalVerb) -> bool:
             return v.word == "应" and any(
-                text.startswith(a, v.start) and not _overlaps(masked, v.start + 1, v.start + len(a))
+                text.startswith(a, v.start) and not masked.overlaps(v.start + 1, v.start + len(a))
                 for a in self.ambiguous)
 
         if not any(ambiguous(v) for v in found):
@@ -173,8 +175,21 @@ def _matches(groups: dict[str, re.Pattern[str]], text: str,
     return out
 
 
-def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in spans)
+class _Spans:
+    """Masked spans of one statement, asked "does any overlap start:end" for every modal verb: sorted, so a
+    bisection finds the few that can (a paragraph of one line can hold thousands of each)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [s for s, _e in self.spans]
+        self.longest = max((e - s for s, e in self.spans), default=0)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        if not self.spans:
+            return False
+        lo = bisect.bisect_left(self.starts, start - self.longest)
+        hi = bisect.bisect_left(self.starts, end)
+        return any(start < e for _s, e in self.spans[lo:hi])
 
 
 def _phrase(word: str) -> str:

@@ -69,11 +69,29 @@ _ZH_VALUE_AFTER = re.compile(r"\s*于?\s*\d")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 
 
+_ZH_CLAUSE_END = re.compile("[，,。；]")
+
+
+@functools.lru_cache(maxsize=8)
+def _clause_marks(text: str) -> list[int]:
+    """Where the Chinese clause marks of a statement stand, found once per statement."""
+    return [m.start() for m in _ZH_CLAUSE_END.finditer(text)]
+
+
+def _clause_start(text: str, start: int) -> int:
+    """Where the Chinese clause holding ``start`` begins: after the last clause mark before it (found by
+    bisection: searching from the paragraph's start for every comparative would be quadratic)."""
+    marks = _clause_marks(text)
+    i = bisect.bisect_left(marks, start)
+    return marks[i - 1] + 1 if i else 0
+
+
 def _unreferenced_comparison(a: Statement, start: int, end: int) -> bool:
     """False for a comparison with a value ("more than 1.5 Nm", 比 3 Nm 更大) or a choice ("the higher of")."""
     text = a.text
     if a.language == "zh":
-        return not (_ZH_VALUE_BEFORE.search(text, 0, start) or _ZH_VALUE_AFTER.match(text, end))
+        return not (_ZH_VALUE_BEFORE.search(text, _clause_start(text, start), start)
+                    or _ZH_VALUE_AFTER.match(text, end))
     if _THAN_VALUE.match(text, end):
         return False
     return not _THE_BEFORE.search(text[max(0, start - 8):start])
