@@ -133,7 +133,7 @@ def code_fence(size: int) -> str:
 def _by_items(make: Callable[[int], str]) -> Callable[[int], str]:
     """A shape of n items as one of about ``size`` characters."""
     def sized(size: int) -> str:
-        per_item = len(make(200)) / 200
+        per_item = len(make(200).encode("utf-8")) / 200  # bytes: a Chinese character is three
         return make(max(2, int(size / per_item)))
     return sized
 
