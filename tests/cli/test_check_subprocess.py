@@ -66,3 +66,15 @@ def test_a_check_past_its_memory_limit_stops_with_one_clear_line(tmp_path, run):
     assert p.returncode == 0 and p.stderr.startswith("0 errors"), p.stderr
     p = run("check", "big.md", "--jobs", "1", "--max-memory", "10MB", cwd=tmp_path)  # refused before reading
     assert p.returncode == 1 and "[io/too-large]" in p.stdout and "at least" in p.stdout
+
+
+
+def test_a_misspelt_environment_variable_is_named(project, safereq_executable):
+    import os
+
+    env = {**os.environ, "SAFEREQ_LLM_MODLE": "qwen"}
+    p = subprocess.run([str(safereq_executable), "check", "--select", "format"], cwd=project, env=env,
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert p.returncode == 0 and p.stderr.startswith(
+        "safereq: warning: SAFEREQ_LLM_MODLE is not a safereq setting and is ignored; did you mean "
+        "SAFEREQ_LLM_MODEL?\n")

@@ -62,6 +62,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    from ..config.environment import misspelt
+
+    for warning in misspelt():
+        print(f"safereq: warning: {warning}", file=sys.stderr)
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:

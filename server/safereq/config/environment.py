@@ -7,12 +7,22 @@ an API key is read from. Debugging switches (``SAFEREQ_DEBUG``, ``SAFEREQ_LSP_DE
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
 _TRUE = {"1", "true", "yes"}
+
+# Read where they act, not through Environment: debugging and tuning switches. Listed so that a misspelt
+# name can be told apart from one of these (tests/architecture keeps the list complete).
+READ_ELSEWHERE = frozenset({
+    "SAFEREQ_DEBUG", "SAFEREQ_LSP_DEBOUNCE_MS", "SAFEREQ_AGENT_LOG", "SAFEREQ_LOG_TIMESTAMPS",
+    "SAFEREQ_LINK_MEANING", "SAFEREQ_EMBED_PROCESSES", "SAFEREQ_EMBED_CONCURRENCY", "SAFEREQ_CACHE_DIR",
+})
+# Families of variables: any name under these prefixes is a setting (object-storage options of the index).
+PREFIXES = ("SAFEREQ_INDEX_STORAGE_",)
 
 
 class Environment(BaseModel):
@@ -42,6 +52,12 @@ class Environment(BaseModel):
         env = os.environ if env is None else env
         names = {f.alias for f in cls.model_fields.values()}
         return cls.model_validate({k: v for k, v in env.items() if k in names})
+
+    @classmethod
+    def names(cls) -> frozenset[str]:
+        """Every ``SAFEREQ_*`` name safereq reads (besides the :data:`PREFIXES` families)."""
+        return frozenset(f.alias for f in cls.model_fields.values() if f.alias and f.alias.startswith("SAFEREQ_")) \
+            | READ_ELSEWHERE
 
     # -- typed views ---------------------------------------------------------------------------------------
     @property
@@ -81,3 +97,19 @@ def _seconds(text: str) -> float | None:
     except ValueError:
         return None
     return value if value > 0 else None
+
+
+def misspelt(env: Mapping[str, str] | None = None) -> list[str]:
+    """One warning per ``SAFEREQ_*`` variable that is no setting but is very like one (``SAFEREQ_LLM_MODLE``):
+    otherwise a typo is silently ignored and the user wonders why the model is not used. Other unknown
+    names (a test suite's own switches, say) are left alone."""
+    env = os.environ if env is None else env
+    known = Environment.names()
+    out = []
+    for name in sorted(env):
+        if not name.startswith("SAFEREQ_") or name in known or name.startswith(PREFIXES):
+            continue
+        match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.85)
+        if match:
+            out.append(f"{name} is not a safereq setting and is ignored; did you mean {match[0]}?")
+    return out

@@ -248,7 +248,9 @@ class SafereqServer(LanguageServer):
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
     def report_setting_problems(self) -> None:
-        problems = self.session.setting_problems
+        from ..config.environment import misspelt
+
+        problems = [*self.session.setting_problems, *misspelt()]
         if problems:
             self.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Warning,
