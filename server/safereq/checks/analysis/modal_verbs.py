@@ -13,7 +13,6 @@ statement has no other modal verb.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +20,7 @@ from operator import itemgetter
 
 from ...data import load_rules_yaml
 from .statements import KeyFilter, first_key, word_positions
+from .spans import Spans
 
 _CLAUSE_BOUNDARY = re.compile(r"[,;:，；：。.!?！？]|\bthen\b", re.IGNORECASE)
 _PREV_WORD = re.compile(r"(\S+)\s*$")
@@ -98,11 +98,11 @@ class _Scanner:
         spans = [m.span() for _, m in _matches(self.masks, text, positions)]
         if "`" in text:  # a code span is a name or a display text ("`Driver must brake`"), never the statement's verb
             spans += [m.span() for m in _CODE_SPAN.finditer(text)]
-        masked = _Spans(spans)
+        masked = Spans(spans)
         found: list[ModalVerb] = []
         end = 0
         for start, m in _matches(self.words, text, positions):
-            if start < end or masked.overlaps(start, m.end()):
+            if start < end or masked.overlapping(start, m.end()):
                 continue
             end = m.end()
             verb = self._verb(text, start, end)
@@ -128,11 +128,11 @@ class _Scanner:
         negated = bool(self.negated_re and self.negated_re.match(text, end))
         return ModalVerb(start, end, word, role, negated, _match_case(word, replacement) if replacement else None)
 
-    def _resolve_ambiguous(self, text: str, found: list[ModalVerb], masked: _Spans) -> list[ModalVerb]:
+    def _resolve_ambiguous(self, text: str, found: list[ModalVerb], masked: Spans) -> list[ModalVerb]:
         """Drop 应 at the start of 应对/应用 … unless no other modal verb is left to state the requirement."""
         def ambiguous(v: ModalVerb) -> bool:
             return v.word == "应" and any(
-                text.startswith(a, v.start) and not masked.overlaps(v.start + 1, v.start + len(a))
+                text.startswith(a, v.start) and not masked.overlapping(v.start + 1, v.start + len(a))
                 for a in self.ambiguous)
 
         if not any(ambiguous(v) for v in found):
@@ -173,23 +173,6 @@ def _matches(groups: dict[str, re.Pattern[str]], text: str,
     if len(out) > 1:
         out.sort(key=itemgetter(0))
     return out
-
-
-class _Spans:
-    """Masked spans of one statement, asked "does any overlap start:end" for every modal verb: sorted, so a
-    bisection finds the few that can (a paragraph of one line can hold thousands of each)."""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.spans = sorted(spans)
-        self.starts = [s for s, _e in self.spans]
-        self.longest = max((e - s for s, e in self.spans), default=0)
-
-    def overlaps(self, start: int, end: int) -> bool:
-        if not self.spans:
-            return False
-        lo = bisect.bisect_left(self.starts, start - self.longest)
-        hi = bisect.bisect_left(self.starts, end)
-        return any(start < e for _s, e in self.spans[lo:hi])
 
 
 def _phrase(word: str) -> str:

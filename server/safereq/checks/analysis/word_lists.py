@@ -12,7 +12,6 @@ not the 等 of 等级 "level"); the same rule keeps "least" of "at least" from c
 
 from __future__ import annotations
 
-import bisect
 import re
 from functools import lru_cache
 
@@ -20,6 +19,7 @@ from ...data import load_rules_yaml
 from ..context import CheckContext
 from ..registry import scanned_lists, word_list_names
 from .statements import KeyFilter, any_subset, first_key, statement_words, term_words, word_positions
+from .spans import Spans
 
 # Which lists are scanned and which a project may extend is derived from the rules' metadata (``lists`` and
 # ``raw-lists`` in rules/checks/*.yaml, see registry.scanned_lists): a list no rule reads is not scanned.
@@ -176,12 +176,10 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
             continue
         for m in regex.finditer(text):
             hits.setdefault(name, []).append(m.span())
-    covers = sorted(hits.pop(NOT_IN, []))
-    cover_starts = [cs for cs, _ce in covers]
-    longest = max((ce - cs for cs, ce in covers), default=0)
+    covers = Spans(hits.pop(NOT_IN, []))
     out: dict[str, list[tuple[int, int]]] = {}
     for name, spans in hits.items():
-        if len(spans) == 1 and not covers:
+        if len(spans) == 1 and not covers.spans:
             out[name] = spans
             continue
         spans.sort(key=lambda h: (h[0], -h[1]))
@@ -189,19 +187,11 @@ def _scan(lex: Lexicon, text: str) -> dict[str, list[tuple[int, int]]]:
         for start, end in spans:
             if kept and start < kept[-1][1]:
                 continue  # leftmost, then longest: overlapping entries count once
-            if covers and _covered(covers, cover_starts, longest, start, end):
+            if any(not (start <= cs and ce <= end) for cs, ce in covers.overlapping(start, end)):
                 continue  # inside a not-in phrase ("least" of "at least")
             kept.append((start, end))
         out[name] = kept
     return out
-
-
-def _covered(covers: list[tuple[int, int]], starts: list[int], longest: int, start: int, end: int) -> bool:
-    """Whether a not-in phrase overlaps the entry ``start:end`` without lying inside it. Only the phrases that
-    start less than the longest one's length before the entry can reach it, so a bisection finds them (a long
-    paragraph holds thousands)."""
-    lo, hi = bisect.bisect_left(starts, start - longest), bisect.bisect_left(starts, end)
-    return any(start < ce and not (start <= cs and ce <= end) for cs, ce in covers[lo:hi])
 
 
 def _any_of(chars: frozenset[str]) -> re.Pattern[str]:

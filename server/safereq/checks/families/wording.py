@@ -22,6 +22,7 @@ from ..context import CheckContext
 from ..findings import Edit, Finding, Fix
 from ..registry import item_check, rule_infos
 from ..analysis.statements import sentences, source_span
+from ..analysis.spans import Spans
 from ..analysis.units import missing_units, quantity_context
 
 Keep = Callable[[Statement, int, int], bool]
@@ -122,29 +123,19 @@ def _not_in_escape_clause(a: Statement, start: int, end: int) -> bool:
     clauses = a.entries.get("escape-clauses")
     if not clauses:
         return True
-    starts, reach = _clause_reach(clauses)
-    i = bisect.bisect_right(starts, start) - 1  # the clauses that start at or before the word...
-    return i < 0 or reach[i] < end  # ... and whether any of them reaches past its end
+    return not any(s <= start and end <= e for s, e in _escape_clauses(clauses).overlapping(start, end))
 
 
-def _clause_reach(clauses: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
-    """The clauses' starts in order and, for each, the furthest end of it and the clauses before it: one
-    bisection answers "is this word inside a clause" (a statement of one paragraph can hold thousands).
-    Kept for the statement last asked about, whose words are asked about one after the other."""
-    global _last_reach
-    if _last_reach is not None and _last_reach[0] is clauses:
-        return _last_reach[1], _last_reach[2]
-    spans = sorted(clauses)
-    reach, furthest = [], -1
-    for _s, e in spans:
-        furthest = max(furthest, e)
-        reach.append(furthest)
-    starts = [s for s, _e in spans]
-    _last_reach = (clauses, starts, reach)
-    return starts, reach
+def _escape_clauses(clauses: list[tuple[int, int]]) -> Spans:
+    """The statement's escape clauses, sorted once: kept for the statement last asked about, whose words are
+    asked about one after the other (a paragraph can hold thousands of both)."""
+    global _last_clauses
+    if _last_clauses is None or _last_clauses[0] is not clauses:
+        _last_clauses = (clauses, Spans(clauses))
+    return _last_clauses[1]
 
 
-_last_reach: tuple[list[tuple[int, int]], list[int], list[int]] | None = None
+_last_clauses: tuple[list[tuple[int, int]], Spans] | None = None
 
 
 @_entry_check("wording/absolute", "absolutes")
