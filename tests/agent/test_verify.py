@@ -56,3 +56,19 @@ def test_best_quote_is_a_sentence_of_the_text_that_matches_the_query():
     text = "Bake the bread. Plausibility checks of input signals detect faults. Serve warm."
     q = best_quote(text, ["plausibility", "signals"])
     assert q == "Plausibility checks of input signals detect faults." and quote_score(q, text) == 100.0
+
+
+def test_a_catalogue_clause_the_edition_check_did_not_confirm_is_never_verified():
+    """Our catalogue's own text verifies a quote of it only where the clause number was confirmed for the edition:
+    ISO 26262-3:2018 7.4.3 is (the validation criteria), Table 4 of the same part is not in the clause list."""
+    from safereq.agent.knowledge import catalogue_source
+    from safereq.knowledge.catalogue import get_catalogue
+
+    source = catalogue_source()
+    cat = get_catalogue()
+    confirmed, unconfirmed = cat.get("ISO 26262-3", "7.4.3"), cat.get("ISO 26262-3", "Table 4")
+    assert confirmed.confirmed and not unconfirmed.confirmed
+    verifier = Verifier(source)
+    assert verifier.check(Citation("ISO 26262-3", "7.4.3", confirmed.summary)).verified
+    c = verifier.check(Citation("ISO 26262-3", "Table 4", unconfirmed.summary))
+    assert not c.verified and "not confirmed" in c.note

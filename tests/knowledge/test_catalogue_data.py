@@ -189,3 +189,77 @@ def test_hara_tables_are_catalogued():
 def test_catalogue_size_is_in_the_agreed_range():
     total = sum(len(load(stem)["clauses"]) for stem in EXPECTED)
     assert 500 <= total <= 900, total
+
+
+# --- the edition check (scripts/check_catalogue.py against a public clause list of ISO 26262:2018) ---------
+
+CONFIRMED_FILE = CATALOGUE / "confirmed" / "iso-26262-2018.txt"
+
+
+def confirmed_lines() -> set[str]:
+    return {line.strip() for line in CONFIRMED_FILE.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")}
+
+
+def test_every_confirmed_line_names_a_catalogue_entry():
+    """The committed list holds only clauses the catalogue has: an entry renumbered or removed leaves no stale line."""
+    have = {f"{load(stem)['document']}:{load(stem)['year']} {e['clause']}"
+            for stem in EXPECTED if stem.startswith("iso-26262-") for e in load(stem)["clauses"]}
+    stale = confirmed_lines() - have
+    assert not stale, sorted(stale)
+    assert len(confirmed_lines()) >= 500
+
+
+def test_an_unconfirmed_iso_26262_entry_says_so():
+    """Every ISO 26262 entry is either in the confirmed list, or is one whose subject the clause list cannot
+    confirm (a table, a requirement paragraph with a title of ours), or is marked ``confidence: medium``; and no
+    confirmed entry still carries ``confidence: medium``."""
+    confirmed = confirmed_lines()
+    for stem in (s for s in EXPECTED if s.startswith("iso-26262-")):
+        data = load(stem)
+        for e in data["clauses"]:
+            key = f"{data['document']}:{data['year']} {e['clause']}"
+            if key in confirmed:
+                assert "confidence" not in e and not e.get("title_is_ours"), key
+            else:
+                assert e["clause"].startswith("Table") or e.get("title_is_ours") or e.get("confidence") == "medium", key
+
+
+@pytest.mark.parametrize(("stem", "clause", "title"), [
+    # ISO 26262-3:2018 renumbered the functional safety concept's requirements (2011: 7.4.3 allocation, 7.4.5
+    # verification): allocation is part of 7.4.2, 7.4.3 is the validation criteria, 7.4.4 the verification.
+    ("iso-26262-3", "6.4.1", "Initiation of the hazard analysis and risk assessment"),
+    ("iso-26262-3", "6.4.5", "Management of variances of T&B in hazard analysis and risk assessment"),
+    ("iso-26262-3", "6.4.6", "Verification"),
+    ("iso-26262-3", "7.4.2", "Derivation of functional safety concept"),
+    ("iso-26262-3", "7.4.3", "Safety validation criteria"),
+    ("iso-26262-3", "7.4.4", "Verification of the functional safety concept"),
+    ("iso-26262-1", "3.137", "safety culture"),
+    ("iso-26262-8", "9.4.3", "Verification execution and evaluation"),
+    ("iso-26262-12", "6.2", "Requirements and recommendations"),
+])
+def test_entries_corrected_for_the_2018_edition(stem, clause, title):
+    entries = {e["clause"]: e for e in load(stem)["clauses"]}
+    assert entries[clause]["title"] == title
+    assert f"{load(stem)['document']}:2018 {clause}" in confirmed_lines()
+
+
+@pytest.mark.parametrize(("stem", "clause"), [
+    ("iso-26262-3", "7.4.5"), ("iso-26262-8", "9.4.4"),
+    ("iso-26262-12", "6.4"), ("iso-26262-12", "7.4"), ("iso-26262-12", "9.4"),
+])
+def test_clauses_the_2018_edition_does_not_have_are_gone(stem, clause):
+    assert clause not in {e["clause"] for e in load(stem)["clauses"]}
+
+
+def test_editions_without_a_public_clause_list_are_not_confirmed():
+    """No public clause list of ISO 21448:2022 or ISO/PAS 8800:2024 was found: none of their entries is confirmed."""
+    from safereq.knowledge.catalogue import load_catalogue
+
+    cat = load_catalogue(CATALOGUE)
+    for document in ("ISO 21448", "ISO/PAS 8800"):
+        entries = cat.entries(document)
+        assert entries and not any(e.confirmed for e in entries)
+    assert cat.is_confirmed("ISO 26262-3", "7.4.3")
+    assert not cat.is_confirmed("ISO 26262-3", "Table 4")
+    assert not cat.is_confirmed("ISO 26262-3", "7.4.5")

@@ -62,6 +62,8 @@ class Verifier:
         if found is None:
             return replace(citation, verified=False, note="clause not in the index")
         base = replace(citation, title=found.title, year=found.year, clause=found.clause)
+        if found.kind == "catalogue" and not _catalogue_confirms(found):
+            return replace(base, verified=False, note="clause number not confirmed for its edition")
         quote = citation.quote.strip()
         if len(normalise(quote)) < MIN_QUOTE_CHARS:
             return replace(base, verified=False, note="quote too short to verify")
@@ -87,6 +89,15 @@ class Verifier:
                     continue
             out.append(checked)
         return out, failed
+
+
+def _catalogue_confirms(found: ClauseText) -> bool:
+    """Whether the shipped catalogue confirms the clause's number (and title) for its edition: a catalogue
+    entry that was not checked against the edition's clause list is never cited as verified."""
+    from ..knowledge.catalogue import get_catalogue
+
+    entry = get_catalogue().get(found.document, found.clause)
+    return entry is not None and entry.confirmed and (not found.year or entry.year == found.year)
 
 
 def best_quote(text: str, query_words: Iterable[str], max_chars: int = 220,

@@ -14,6 +14,11 @@ File format (one file per document part)::
       - clause: "5.4.10"
         title: "..."
         summary: "..."
+
+Which entries are *confirmed* (their number, and title where the edition gives one, checked against a public
+clause list of that edition) is not written in the entries but in ``confirmed/*.txt`` beside them, one
+``DOCUMENT:YEAR CLAUSE`` a line, so that the check (``scripts/check_catalogue.py``) owns it. An unconfirmed
+entry is still shown, with a warning, and is never cited as verified.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ class CatalogueEntry:
     title: str
     summary: str
     document_title: str = ""
+    confirmed: bool = False
 
     @property
     def parent(self) -> str:
@@ -98,6 +104,11 @@ class Catalogue:
         named = clause_ref_with_clause(ref)
         return self.get(named.document, named.clause) if named is not None else None
 
+    def is_confirmed(self, document: str, clause: str) -> bool:
+        """Whether the clause is catalogued and its number (and title) were confirmed for the edition."""
+        entry = self.get(document, clause)
+        return entry is not None and entry.confirmed
+
     def document(self, document: str) -> CatalogueDocument | None:
         return self._documents.get(document)
 
@@ -127,9 +138,32 @@ def _as_str(value: object) -> str:
     return "" if value is None else str(value).strip()
 
 
-def parse_catalogue_file(path: Path) -> tuple[CatalogueDocument, list[CatalogueEntry]]:
-    """Read one catalogue file; raises ``ValueError`` with a readable message when it is malformed."""
+def confirmed_ids(directory: Path) -> frozenset[tuple[str, str, str]]:
+    """(document, year, clause) of every line of ``directory/confirmed/*.txt``; '#' starts a comment."""
+    out: set[tuple[str, str, str]] = set()
+    for path in sorted((directory / "confirmed").glob("*.txt")):
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("confirmed-clause list left out: %s (%s)", path, exc)
+            continue
+        for line in lines:
+            ref, _, clause = line.split("#", 1)[0].strip().rpartition(" ")
+            document, _, year = ref.partition(":")
+            if document and year and clause:
+                out.add((document, year, normalise_clause(clause)))
+    return frozenset(out)
+
+
+def parse_catalogue_file(path: Path, confirmed: frozenset[tuple[str, str, str]] | None = None,
+                         ) -> tuple[CatalogueDocument, list[CatalogueEntry]]:
+    """Read one catalogue file; raises ``ValueError`` with a readable message when it is malformed.
+
+    ``confirmed`` is the set of confirmed clause ids (:func:`confirmed_ids` of the file's folder by default)."""
     import yaml
+
+    if confirmed is None:
+        confirmed = confirmed_ids(path.parent)
 
     if path.stat().st_size > _MAX_FILE_BYTES:
         raise ValueError(f"{path}: larger than {_MAX_FILE_BYTES} bytes; not a catalogue file")
@@ -149,9 +183,11 @@ def parse_catalogue_file(path: Path) -> tuple[CatalogueDocument, list[CatalogueE
         if not isinstance(item, dict) or not _as_str(item.get("clause")):
             log.warning("%s: clause entry %d has no 'clause'; skipped", path, i)
             continue
+        clause = normalise_clause(_as_str(item.get("clause")))
         entries.append(CatalogueEntry(
-            document=doc.document, year=doc.year, clause=normalise_clause(_as_str(item.get("clause"))),
+            document=doc.document, year=doc.year, clause=clause,
             title=_as_str(item.get("title")), summary=_as_str(item.get("summary")), document_title=doc.title,
+            confirmed=(doc.document, doc.year, clause) in confirmed,
         ))
     return doc, entries
 
@@ -160,9 +196,10 @@ def load_catalogue(directory: Path) -> Catalogue:
     """Every ``*.yaml`` file of ``directory``; a malformed file is logged and left out, never fatal."""
     documents: list[CatalogueDocument] = []
     entries: list[CatalogueEntry] = []
+    confirmed = confirmed_ids(directory) if directory.is_dir() else frozenset()
     for path in sorted(directory.glob("*.y*ml")) if directory.is_dir() else []:
         try:
-            doc, items = parse_catalogue_file(path)
+            doc, items = parse_catalogue_file(path, confirmed)
         except (ValueError, OSError) as exc:
             log.warning("catalogue file left out: %s", exc)
             continue
@@ -177,7 +214,8 @@ _lock = threading.Lock()
 
 def _stamp(directory: Path) -> tuple:
     try:
-        return tuple(sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in directory.glob("*.y*ml")))
+        files = [*directory.glob("*.y*ml"), *(directory / "confirmed").glob("*.txt")]
+        return tuple(sorted((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
     except OSError:
         return ()
 

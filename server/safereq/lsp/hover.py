@@ -245,6 +245,9 @@ def clause_markdown(ref: ClauseRef, indexed: ClauseText | None = None) -> str:
            else f"**{edition} {entry.clause} — {entry.title}**"]
     if ref.year and entry.year and ref.year != entry.year:
         out.append(f"⚠ the catalogue describes the {entry.year} edition; this reference names {ref.year}")
+    if not entry.confirmed:
+        out.append(f"⚠ this clause number (or its title) is not confirmed for the {entry.year or 'catalogued'} "
+                   "edition: check it in the standard before citing it")
     if trail:
         out.append(f"*{trail}*")
     if entry.summary:
