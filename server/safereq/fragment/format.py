@@ -23,6 +23,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +33,11 @@ from .. import __version__
 from ..checks.findings import Edit, Finding, Fix, Related, Severity
 from ..model.ranges import Span
 from ..workspace.loader import write_atomically
+from ..workspace.unpack import TooLargeUnpacked, gunzip
 
 FORMAT = "safereq-fragment"
 VERSION = 1
-MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES = 512 * 1024 * 1024  # on the file, and on what a gzipped one unpacks to
 
 
 class FragmentError(Exception):
@@ -145,11 +147,15 @@ def read(path: Path, *, prefix: str | None = None) -> Fragment:
             raise FragmentError(f"{path}: larger than {MAX_BYTES // 2**20} MB; not read")
         data = path.read_bytes()
         if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
+            data = gunzip(data, MAX_BYTES, what=str(path))  # bounded by what it unpacks to (issue 25, item 7)
         raw = json.loads(data.decode("utf-8", "surrogatepass"))
     except FileNotFoundError:
         raise FragmentError(f"{path}: no such fragment") from None
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except TooLargeUnpacked as exc:
+        raise FragmentError(str(exc)) from None
+    except (EOFError, zlib.error) as exc:
+        raise FragmentError(f"{path}: cannot be read (damaged gzip: {exc})") from None
+    except OSError as exc:
         raise FragmentError(f"{path}: cannot be read ({exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise FragmentError(f"{path}: not a fragment (not JSON); write one with `safereq check --fragment`") from None
