@@ -46,6 +46,33 @@ def zip_bomb(path: Path, size: int, name: str = "spec.reqif", fill: bytes = b" "
                 member.write(piece)
 
 
+def hostile_titles() -> list[str]:
+    """Item titles that broke a writer (dot, openpyxl) or may: backslashes that dot reads as escapes (one at
+    the end swallowed the closing quote), quotes and markup, a title past dot's 16 KB string limit, and every
+    C0 control character but NUL and the line breaks (a heading ends at those), DEL and a C1 one."""
+    controls = "".join(chr(c) for c in range(1, 32) if chr(c) not in "\n\r")  # NUL: a binary file
+    return [
+        "Stop the car \\", "Odd \\\\\\", "Label \\N and \\l and \\G", 'Quote " in it', '<b>bold</b> & <i>',
+        "<", "x" * 20_000, f"Controls {controls} here", "DEL \x7f and C1 \x85 end", "\ufeffBOM and \ufffe",
+    ]
+
+
+def titles_workspace(folder: Path) -> None:
+    """One safety goal per hostile title, each with a requirement derived from it (so each gets a graph)."""
+    parts = ["# Hostile titles\n\n"]
+    for i, title in enumerate(hostile_titles(), 1):
+        parts.append(f"## SG-{i}: {title}\n\nThe vehicle shall stop.\n\n- ASIL: B\n\n"
+                     f"## FSR-{i}: {title}\n\nThe ECU shall stop.\n\n- ASIL: B\n- Derived from: SG-{i}\n\n")
+    (folder / "titles.md").write_text("".join(parts), encoding="utf-8", newline="\n")
+
+
+def _report(fmt: str) -> Callable[[Path], list[str]]:
+    def make(folder: Path) -> list[str]:
+        titles_workspace(folder)
+        return ["report", "titles.md", "-o", "out", "--format", fmt]
+    return make
+
+
 def _fragment_bomb(folder: Path) -> list[str]:
     (folder / "brake.json.gz").write_bytes(gzip_bomb(600 * MB))  # 600 KB on disk
     return ["merge", "brake.json.gz"]
@@ -59,4 +86,5 @@ def _reqifz_bomb(folder: Path) -> list[str]:
 CASES: list[Case] = [
     Case("gzip-fragment-bomb", _fragment_bomb, 2, ("brake.json.gz unpacks to more than 512 MB", "not read")),
     Case("reqifz-bomb", _reqifz_bomb, 2, ("supplier.reqifz unpacks to more than 512 MB", "not read")),
+    Case("report-html-hostile-titles", _report("html"), 0, ("wrote out/index.html",)),
 ]
