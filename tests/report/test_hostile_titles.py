@@ -31,3 +31,22 @@ def test_a_graph_dot_cannot_draw_is_a_note_and_the_others_are_drawn():
     good = 'digraph a { "SG-1" -> "FSR-1" }'
     svgs = render_svgs([good, 'digraph b { "unclosed -> x }', good])
     assert svgs[0] is not None and svgs[0].startswith("<svg") and svgs[1] is None and svgs[2] is not None
+
+
+def test_the_xlsx_report_holds_every_hostile_title_as_text(tmp_path, monkeypatch, capsys):
+    """Issue 25, item 11: a control character in a title made openpyxl refuse the workbook ("internal
+    error"). Characters XML forbids are U+FFFD now; a title that looks like a formula stays words."""
+    from openpyxl import load_workbook
+
+    titles_workspace(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "titles.md", "-o", "out", "--format", "xlsx"]) == 0, capsys.readouterr().err
+    sheet = load_workbook(tmp_path / "out" / "report.xlsx")["Matrix"]
+    header = [c.value for c in sheet[1]]
+    column = header.index("title")
+    cells = [row[column] for row in sheet.iter_rows(min_row=2)]
+    titles = [c.value for c in cells]
+    assert len(titles) == 2 * len(hostile_titles())
+    assert any(t.startswith("Controls \ufffd") for t in titles)
+    formula = [c for c in cells if c.value.startswith("=HYPERLINK")]
+    assert formula and all(c.data_type == "s" for c in formula)

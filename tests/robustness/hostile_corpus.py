@@ -54,6 +54,7 @@ def hostile_titles() -> list[str]:
     return [
         "Stop the car \\", "Odd \\\\\\", "Label \\N and \\l and \\G", 'Quote " in it', '<b>bold</b> & <i>',
         "<", "x" * 20_000, f"Controls {controls} here", "DEL \x7f and C1 \x85 end", "\ufeffBOM and \ufffe",
+        '=HYPERLINK("https://example.com","click")',
     ]
 
 
@@ -73,6 +74,44 @@ def _report(fmt: str) -> Callable[[Path], list[str]]:
     return make
 
 
+def _small_workspace(folder: Path) -> Path:
+    ws = folder / "ws"
+    ws.mkdir()
+    (ws / "goals.md").write_text("# Goals\n\n## SG-1: Goal\n\nThe vehicle should stop.\n\n- ASIL: D\n",
+                                 encoding="utf-8")
+    return ws
+
+
+def _fragment_huge_integer(where: str) -> Callable[[Path], list[str]]:
+    """A fragment written by safereq, then one number made 5,000 digits long (``where``: a span or the
+    version), the way a damaged or hostile file would be."""
+    def make(folder: Path) -> list[str]:
+        import json
+        import subprocess
+        import sys
+
+        ws = _small_workspace(folder)
+        subprocess.run([sys.executable, "-m", "safereq", "check", str(ws), "--fragment", "f.json"], cwd=folder,
+                       capture_output=True, check=False, timeout=300)
+        raw = json.loads((folder / "f.json").read_text(encoding="utf-8"))
+        big = "9" * 5000
+        text = json.dumps(raw)
+        text = text.replace('"span": [', f'"span": [{big}, ', 1) if where == "span" else \
+            text.replace('"version": 1', f'"version": {big}', 1)
+        (folder / "f.json").write_text(text, encoding="utf-8")
+        return ["merge", "f.json"]
+    return make
+
+
+def _review_huge_integer(command: str) -> Callable[[Path], list[str]]:
+    def make(folder: Path) -> list[str]:
+        ws = _small_workspace(folder)
+        (ws / "safereq-review.jsonl").write_text('{"format": "safereq-review", "version": 1}\n'
+                                                 f'{{"link": "FSR-1>SG-1", "n": {"9" * 5000}}}\n', encoding="utf-8")
+        return [*command.split(), "ws"] if command == "check" else [*command.split()]
+    return make
+
+
 def _fragment_bomb(folder: Path) -> list[str]:
     (folder / "brake.json.gz").write_bytes(gzip_bomb(600 * MB))  # 600 KB on disk
     return ["merge", "brake.json.gz"]
@@ -87,4 +126,11 @@ CASES: list[Case] = [
     Case("gzip-fragment-bomb", _fragment_bomb, 2, ("brake.json.gz unpacks to more than 512 MB", "not read")),
     Case("reqifz-bomb", _reqifz_bomb, 2, ("supplier.reqifz unpacks to more than 512 MB", "not read")),
     Case("report-html-hostile-titles", _report("html"), 0, ("wrote out/index.html",)),
+    Case("report-xlsx-hostile-titles", _report("xlsx"), 0, ("wrote out/report.xlsx",)),
+    Case("fragment-span-of-5000-digits", _fragment_huge_integer("span"), 2,
+         ("not a fragment safereq wrote: it holds an integer of 5000 digits",)),
+    Case("fragment-version-of-5000-digits", _fragment_huge_integer("version"), 2,
+         ("not a fragment safereq wrote: it holds an integer of 5000 digits",)),
+    Case("review-line-of-5000-digits-check", _review_huge_integer("check"), 2,
+         ("line 2 is not a line safereq wrote: it holds an integer of 5000 digits",)),
 ]

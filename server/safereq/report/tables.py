@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,22 @@ def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
     return written
 
 
+# The most characters an Excel cell holds.
+XLSX_CELL_MAX = 32_767
+# What XML 1.0 does not allow in text (openpyxl's own pattern misses U+FFFE, U+FFFF and lone surrogates).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xlsx_cell(value: Any) -> Any:
+    """A value as a worksheet may hold it (issue 25, item 11: a control character in a title made openpyxl
+    refuse the workbook, an "internal error"): characters XML 1.0 forbids become U+FFFD, text is cut at
+    Excel's 32,767 characters; text stays text (see write_xlsx)."""
+    if not isinstance(value, str):
+        return value
+    value = _NOT_XML.sub("\ufffd", value)
+    return value if len(value) <= XLSX_CELL_MAX else value[: XLSX_CELL_MAX - 1] + "…"
+
+
 def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
     from openpyxl import Workbook
     from openpyxl.styles import Font
@@ -78,7 +95,10 @@ def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         for row in data[name]:
-            sheet.append([_flat(row[c]) for c in columns])
+            sheet.append([_xlsx_cell(_flat(row[c])) for c in columns])
+            for cell in sheet[sheet.max_row]:
+                if cell.data_type == "f":  # a title such as "=HYPERLINK(...)" is words, never a formula
+                    cell.data_type = "s"
         sheet.freeze_panes = "A2"
         sheet.auto_filter.ref = sheet.dimensions
     target = out_dir / "report.xlsx"
