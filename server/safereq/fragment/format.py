@@ -32,7 +32,7 @@ from typing import Any
 from .. import __version__
 from ..checks.findings import Edit, Finding, Fix, Related, Severity
 from ..model.ranges import Span
-from ..workspace.loader import write_atomically
+from ..workspace.atomic import write_atomically
 from ..workspace.json_input import NumberTooLong, loads
 from ..workspace.unpack import TooLargeUnpacked, gunzip
 

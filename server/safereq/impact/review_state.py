@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..workspace.json_input import NumberTooLong, loads
-from ..workspace.loader import write_atomically
+from ..workspace.atomic import write_atomically
 from .snapshot import Snapshot
 
 FILE_NAME = "safereq-review.jsonl"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..workspace.atomic import write_atomically
 from .coverage import Coverage, asil_of
 
 _COVERAGE = ("by", "group", "measure", "covered", "total", "percent", "holes")
@@ -48,7 +49,7 @@ def _flat(value: Any) -> Any:
 def write_json(coverage: Coverage, out_dir: Path) -> list[Path]:
     target = out_dir / "report.json"
     body = {"schema": "safereq-report", "version": 1, "generator": f"safereq {__version__}", **tables(coverage)}
-    target.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomically(target, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return [target]
 
 
@@ -61,7 +62,7 @@ def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
         for row in tables(coverage)[name]:
             writer.writerow([_flat(row[c]) for c in columns])
         target = out_dir / f"{name}.csv"
-        target.write_text(buffer.getvalue(), encoding="utf-8")
+        write_atomically(target, buffer.getvalue().encode("utf-8"))
         written.append(target)
     return written
 
@@ -102,5 +103,7 @@ def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
         sheet.freeze_panes = "A2"
         sheet.auto_filter.ref = sheet.dimensions
     target = out_dir / "report.xlsx"
-    book.save(target)
+    saved = io.BytesIO()
+    book.save(saved)
+    write_atomically(target, saved.getvalue())
     return [target]
