@@ -24,6 +24,7 @@ class Case:
     make: Callable[[Path], list[str]]  # builds the inputs in the folder; returns the command's arguments
     status: int  # the exit status the command must end with
     says: tuple[str, ...] = ()  # words its standard error (or output) must hold
+    after: Callable[[Path], None] | None = None  # asserts what the folder must hold afterwards
 
     def __str__(self) -> str:
         return self.name
@@ -112,6 +113,55 @@ def _review_huge_integer(command: str) -> Callable[[Path], list[str]]:
     return make
 
 
+def _links_in_the_report_folder(folder: Path) -> list[str]:
+    """Every name the report writes is a link, in the output folder, to a file outside it."""
+    titles_workspace(folder)
+    (folder / "outside.txt").write_text("not the report's", encoding="utf-8")
+    (folder / "out").mkdir()
+    for name in ("index.html", "report.json", "coverage.csv", "holes.csv", "matrix.csv", "report.xlsx"):
+        (folder / "out" / name).symlink_to(folder / "outside.txt")
+    return ["report", "titles.md", "-o", "out"]
+
+
+def _outside_unchanged(folder: Path) -> None:
+    assert (folder / "outside.txt").read_text(encoding="utf-8") == "not the report's"
+    assert not (folder / "out" / "index.html").is_symlink()
+
+
+_HOLDER = """
+import sys
+from pathlib import Path
+from safereq.workspace.atomic import _locked_temporary
+fd, tmp = _locked_temporary(Path(sys.argv[1]))
+print(tmp, flush=True)
+sys.stdin.read()
+"""
+
+
+def _killed_review_writer(folder: Path) -> list[str]:
+    """A writer of the review file killed with SIGKILL after it made its temporary file, before the rename."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    ws = _small_workspace(folder)
+    child = subprocess.Popen([sys.executable, "-c", _HOLDER, str(ws / "safereq-review.jsonl")],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert child.stdout is not None and child.stdin is not None
+    assert Path(child.stdout.readline().strip()).exists()
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=120)
+    child.stdin.close()
+    child.stdout.close()
+    return ["review", "--all", "ws"]
+
+
+def _no_temporary_files(folder: Path) -> None:
+    assert not [p for p in folder.rglob("*") if p.name.endswith(".safereq-tmp")]
+
+
 def _fragment_bomb(folder: Path) -> list[str]:
     (folder / "brake.json.gz").write_bytes(gzip_bomb(600 * MB))  # 600 KB on disk
     return ["merge", "brake.json.gz"]
@@ -127,6 +177,9 @@ CASES: list[Case] = [
     Case("reqifz-bomb", _reqifz_bomb, 2, ("supplier.reqifz unpacks to more than 512 MB", "not read")),
     Case("report-html-hostile-titles", _report("html"), 0, ("wrote out/index.html",)),
     Case("report-xlsx-hostile-titles", _report("xlsx"), 0, ("wrote out/report.xlsx",)),
+    Case("report-into-a-folder-of-links", _links_in_the_report_folder, 0, ("wrote out/index.html",),
+         _outside_unchanged),
+    Case("review-all-after-a-writer-was-killed", _killed_review_writer, 0, ("links reviewed",), _no_temporary_files),
     Case("fragment-span-of-5000-digits", _fragment_huge_integer("span"), 2,
          ("not a fragment safereq wrote: it holds an integer of 5000 digits",)),
     Case("fragment-version-of-5000-digits", _fragment_huge_integer("version"), 2,

@@ -25,3 +25,5 @@ def test_a_hostile_input_gets_a_clear_answer(case: Case, tmp_path):
     assert run.returncode == case.status, said[-3000:]
     for words in case.says:
         assert words in said, said[-3000:]
+    if case.after is not None:
+        case.after(tmp_path)
