@@ -5,7 +5,6 @@ in Python function calls (deterministic, unlike time): doubling n must not much 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -14,23 +13,9 @@ from lsprotocol import types
 from safereq.lsp.lens import code_lens
 from safereq.lsp.session import Session
 
+from robustness.counting import calls_during
+
 SAME_ID = "## FSR-1: Item 1\n\nThe function shall report the state within 10 ms.\n\n- ASIL: B\n- Derived from: FSR-1\n\n"
-
-
-def calls_during(work) -> tuple[object, int]:
-    """(what ``work()`` returns, how many Python function calls it made)."""
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        count += event == "call"
-
-    sys.setprofile(profile)
-    try:
-        result = work()
-    finally:
-        sys.setprofile(None)
-    return result, count
 
 
 def lenses_of(folder: Path, n: int) -> tuple[list[types.CodeLens], int]:

@@ -20,14 +20,20 @@ from safereq.cli.serve import log_format
 
 from .conftest import SERVER_ENV, TIMEOUT, copy_fixture, make_client, pos, start
 
-@pytest.mark.asyncio
-async def test_refusals_are_one_log_line_without_traceback(tmp_path: Path):
+
+async def logged_server(tmp_path: Path) -> tuple[Path, Path, LanguageClient]:
+    """A copy of the ``system`` fixture, the server's log file (no time stamps) and a started client."""
     ws = copy_fixture("system", tmp_path)
     log = tmp_path / "server.log"
     config = ClientServerConfig(
         server_command=[sys.executable, "-m", "safereq", "serve", "--log-file", str(log)],
         server_env={**SERVER_ENV, "SAFEREQ_LOG_TIMESTAMPS": "0"}, client_factory=make_client)
-    client: LanguageClient = await config.start()
+    return ws, log, await config.start()
+
+
+@pytest.mark.asyncio
+async def test_refusals_are_one_log_line_without_traceback(tmp_path: Path):
+    ws, log, client = await logged_server(tmp_path)
     try:
         await start(client, ws)
         goals = ws / "goals.md"
@@ -84,12 +90,7 @@ async def test_a_malformed_message_is_one_log_line_without_traceback(tmp_path: P
     type (868 in a fuzz run of 2,000 operations); the rejection was right, the log is now one line each."""
     from concurrent.futures import Future
 
-    ws = copy_fixture("system", tmp_path)
-    log = tmp_path / "server.log"
-    config = ClientServerConfig(
-        server_command=[sys.executable, "-m", "safereq", "serve", "--log-file", str(log)],
-        server_env={**SERVER_ENV, "SAFEREQ_LOG_TIMESTAMPS": "0"}, client_factory=make_client)
-    client: LanguageClient = await config.start()
+    ws, log, client = await logged_server(tmp_path)
     uri = (ws / "goals.md").as_uri()
     answered: list[Future] = []
     try:

@@ -5,40 +5,25 @@ items that link to one target filtered its n references once per item."""
 
 from __future__ import annotations
 
-import sys
-
 from safereq.workspace import Workspace
 from safereq.workspace.trace_view import item_view
 
+from robustness.counting import calls_during
+
 SAME_ID = "## FSR-1: Item 1\n\nThe function shall report the state within 10 ms.\n\n- ASIL: B\n- Derived from: FSR-1\n\n"
-
-
-def calls_during(work) -> int:
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        count += event == "call"
-
-    sys.setprofile(profile)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
-    return count
 
 
 def _views(n: int) -> int:
     ws = Workspace()
     ws.update("same.md", "# Same ID\n\n" + SAME_ID * n)
     items = ws.documents["same.md"].items
-    return calls_during(lambda: [item_view(ws, item) for item in items])
+    return calls_during(lambda: [item_view(ws, item) for item in items])[1]
 
 
 def _removal(n: int) -> int:
     ws = Workspace()
     ws.update("same.md", "# Same ID\n\n" + SAME_ID * n)
-    calls = calls_during(lambda: ws.update("same.md", "# Same ID\n"))
+    calls = calls_during(lambda: ws.update("same.md", "# Same ID\n"))[1]
     assert ws.definitions("FSR-1") == [] and ws.references("FSR-1") == []
     return calls
 
