@@ -50,6 +50,19 @@ def test_gunzip_reads_good_input_as_gzip_does():
             gunzip(damaged)
 
 
+def test_members_padding_and_incompressible_data_read_as_gzip_does():
+    """Member boundaries inside and across the pieces fed to the decompressor, zero padding between members,
+    thousands of empty members, and data that does not compress (whose leftovers, fed whole, were copied once
+    per megabyte out)."""
+    import os
+
+    parts = [os.urandom(n) for n in (10, 70_000, 1, 200_000)]
+    data = b"".join(gzip.compress(p) for p in parts) + b"\0" * 3 + gzip.compress(b"") * 5_000
+    assert gunzip(data) == gzip.decompress(data) == b"".join(parts)
+    noise = os.urandom(4 * MB)
+    assert gunzip(gzip.compress(noise, compresslevel=1)) == noise
+
+
 def test_a_gzip_bomb_is_refused_holding_only_a_piece_of_it():
     bomb = zeros_gzip(64 * MB)  # 64 KB that unpack to 64 MB
     with pytest.raises(TooLargeUnpacked, match=r"^the bomb unpacks to more than 16 MB \(the limit for unpacked "

@@ -12,14 +12,17 @@ it knows nothing of either format.
 
 from __future__ import annotations
 
+import re
 import zipfile
 import zlib
 from pathlib import Path
 
 # The most a compressed file may unpack to: the same as the largest uncompressed fragment read.
 MAX_UNPACKED_BYTES = 512 * 1024 * 1024
-# How much is decompressed at a time while measuring.
+# How much comes out of the decompressor at a time, and how much goes in.
 _PIECE = 1024 * 1024
+_FEED = 64 * 1024
+_NOT_PADDING = re.compile(rb"[^\x00]")
 
 
 class TooLargeUnpacked(Exception):
@@ -45,23 +48,36 @@ def gunzip(data: bytes, limit: int | None = None, *, what: str = "the file") -> 
 
 
 def _inflate(data: bytes, stop: int, kept: list[bytes] | None) -> int:
-    """Decompress ``data`` a piece at a time until its end or until ``stop`` bytes came out; returns how many
-    did. The pieces are appended to ``kept`` when given, else dropped (measuring holds nothing)."""
-    total = 0
-    rest = data
-    while rest and total < stop:
-        inflater = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
-        chunk = inflater.decompress(rest, _PIECE)
-        while True:
-            total += len(chunk)
-            if kept is not None:
-                kept.append(chunk)
-            if total >= stop or inflater.eof:
+    """Decompress ``data`` until its end or until ``stop`` bytes came out; returns how many did. The pieces
+    are appended to ``kept`` when given, else dropped (measuring holds nothing).
+
+    Input goes in at most :data:`_FEED` bytes at a time and output comes out at most :data:`_PIECE` at a
+    time, so the decompressor's leftovers (its unconsumed tail, the data after a member) stay small: fed
+    whole, a large incompressible file or thousands of tiny members would be copied once per piece."""
+    view = memoryview(data)
+    total = pos = 0
+    inflater = None
+    while total < stop:
+        if inflater is None:
+            found = _NOT_PADDING.search(data, pos)  # zero bytes may pad between members, as gzip allows
+            if found is None:
                 break
-            if not chunk and not inflater.unconsumed_tail:
-                raise EOFError("the compressed data ends before the end of the stream")
-            chunk = inflater.decompress(inflater.unconsumed_tail, _PIECE)
-        rest = inflater.unused_data.lstrip(b"\x00")  # another member may follow (padding allowed)
+            pos = found.start()
+            inflater = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
+        if inflater.unconsumed_tail:
+            piece: bytes | memoryview = inflater.unconsumed_tail
+        elif pos < len(view):
+            piece = view[pos:pos + _FEED]
+            pos += len(piece)
+        else:
+            raise EOFError("the compressed data ends before the end of the stream")
+        chunk = inflater.decompress(piece, _PIECE)
+        total += len(chunk)
+        if kept is not None:
+            kept.append(chunk)
+        if inflater.eof:
+            pos -= len(inflater.unused_data)  # the start of what follows this member (a suffix of what was fed)
+            inflater = None
     return total
 
 
