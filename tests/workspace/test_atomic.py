@@ -71,18 +71,19 @@ def test_the_next_write_removes_what_a_killed_writer_left(tmp_path):
 
 
 def test_a_temporary_file_a_live_writer_holds_and_other_files_are_kept(tmp_path):
-    target = tmp_path / "fsr.md"
     held = tmp_path / ".fsr.md.abcd1234.safereq-tmp"
     held.write_bytes(b"being written")
-    others = [tmp_path / ".other.md.abcd1234.safereq-tmp", tmp_path / "fsr.md.safereq-tmp",
-              tmp_path / ".fsr.md.not-ours-at-all.safereq-tmp"]
+    others = [tmp_path / "fsr.md.safereq-tmp", tmp_path / ".fsr.md.not-ours-at-all.safereq-tmp",
+              tmp_path / "fsr.md", tmp_path / ".fsr.md.abcd1234.safereq-tmp.bak"]
     for path in others:
         path.write_bytes(b"not ours")
+    (tmp_path / ".link.md.abcd1234.safereq-tmp").symlink_to(tmp_path / "fsr.md")
     with open(held, "rb") as writer:
         fcntl.flock(writer, fcntl.LOCK_EX)  # another open file description: as another process would hold it
-        assert remove_stale(target) == []
+        assert remove_stale(tmp_path) == []
     assert held.exists() and all(p.exists() for p in others)
-    assert remove_stale(target) == [held]  # released: stale now
+    assert remove_stale(tmp_path) == [held]  # released: stale now
+    assert (tmp_path / ".link.md.abcd1234.safereq-tmp").is_symlink()
 
 
 def test_review_all_after_a_kill_leaves_no_temporary_file(tmp_path, capsys):

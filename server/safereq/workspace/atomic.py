@@ -7,8 +7,8 @@ to, so ``report -o DIR`` cannot be led outside DIR by a link planted there.
 
 A process killed between creating its temporary file and the rename (kill -9 during ``review --all`` or
 ``check --fix``) leaves that file behind. The writer holds an exclusive ``flock`` on its temporary file
-from creating it until the rename, and the kernel drops the lock when the process dies, so the next write
-of the same target removes the siblings of that exact pattern that no writer holds. A writer that lost the
+from creating it until the rename, and the kernel drops the lock when the process dies, so the next process
+that writes into the folder removes the files of that exact pattern that no writer holds. A writer that lost the
 race (its file was removed between creating and locking it) makes a new one.
 """
 
@@ -26,8 +26,9 @@ except ImportError:  # not POSIX: no locks, so stale files are left for the user
     fcntl = None  # type: ignore[assignment]
 
 SUFFIX = ".safereq-tmp"
-# mkstemp's random part: eight characters of letters, digits and underscores.
-_RANDOM = r"[a-z0-9_]{8}"
+# Our temporary files: "." + the target's name + "." + mkstemp's eight random characters + SUFFIX.
+_OURS = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(SUFFIX))
+_cleaned: set[str] = set()  # folders this process has cleaned already
 
 
 def write_atomically(target: Path, data: bytes, *, like: os.stat_result | None = None) -> None:
@@ -35,7 +36,7 @@ def write_atomically(target: Path, data: bytes, *, like: os.stat_result | None =
     owner) of ``like``, else the mode the umask gives a new file, not mkstemp's private 0600: safereq's files
     (documents, the review file, fragments, reports) are shared and committed."""
     target = Path(target)
-    remove_stale(target)
+    _clean_once(target.parent)
     fd, tmp = _locked_temporary(target)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -76,18 +77,27 @@ def _locked_temporary(target: Path) -> tuple[int, str]:
         os.close(fd)  # a cleaner removed it before it was locked: make another
 
 
-def remove_stale(target: Path) -> list[Path]:
-    """Remove the temporary files of earlier writes of ``target`` that no live writer holds; returns them."""
+def _clean_once(folder: Path) -> None:
+    """Remove the stale temporary files of ``folder`` on this process's first write there (a ``--fix`` of
+    thousands of documents in one folder lists it once, not once per document)."""
+    key = os.path.realpath(folder)
+    if key not in _cleaned:
+        _cleaned.add(key)
+        remove_stale(folder)
+
+
+def remove_stale(folder: Path) -> list[Path]:
+    """Remove the temporary files of earlier writes in ``folder`` that no live writer holds; returns them.
+    Only names of exactly our pattern are looked at; a link or anything but a regular file is left."""
     if fcntl is None:
         return []
-    pattern = re.compile(re.escape(f".{target.name}.") + _RANDOM + re.escape(SUFFIX))
     removed = []
     try:
-        names = [n for n in os.listdir(target.parent) if n.endswith(SUFFIX) and pattern.fullmatch(n)]
+        names = [n for n in os.listdir(folder) if n.endswith(SUFFIX) and _OURS.fullmatch(n)]
     except OSError:
         return []
     for name in names:
-        path = target.parent / name
+        path = Path(folder) / name
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
