@@ -32,7 +32,9 @@ say "setup: Python environment (.venv)"
 .venv/bin/python -m pip install -q -e ".[dev]"
 
 # The checkout before the tests, to tell afterwards whether they changed a tracked file.
-tracked_state() { { git diff HEAD --no-ext-diff --binary; git ls-files --others --exclude-standard; } 2>/dev/null | sha1sum; }
+tracked_state() {  # (outside a git checkout: always the same)
+  { git diff HEAD --no-ext-diff --binary || true; git ls-files --others --exclude-standard || true; } 2>/dev/null | sha1sum
+}
 BEFORE=$(tracked_state)
 
 FAILED=()
@@ -55,7 +57,8 @@ if [ "$(tracked_state)" != "$BEFORE" ]; then
 fi
 
 if [ ${#FAILED[@]} -gt 0 ]; then
-  say "FAILED: $(IFS=';'; echo "${FAILED[*]}" | sed 's/;/; /g')"
+  printf -v joined '%s; ' "${FAILED[@]}"
+  say "FAILED: ${joined%; }"
   exit 1
 fi
 say "all suites passed"
