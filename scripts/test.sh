@@ -5,6 +5,8 @@
 #   3. the VS Code end-to-end test (code-server in headless Chromium; about 4 minutes of one-time setup).
 # Idempotent: a second run reuses the virtual environment, npm packages and the code-server install.
 # SAFEREQ_SKIP_VSCODE_E2E=1 leaves out step 3 (for quick local runs).
+# Every suite runs even when an earlier one failed; the exit code is non-zero when any failed. The run leaves
+# the checkout as it found it (with CI=true, a tracked file it changed or a new file git does not ignore fails the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -15,11 +17,7 @@ MISSING=""
 command -v nvim >/dev/null 2>&1 || MISSING="$MISSING neovim"
 command -v dot >/dev/null 2>&1 || MISSING="$MISSING graphviz"
 command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
-if [ -n "$MISSING" ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $MISSING >/dev/null
-fi
+[ -z "$MISSING" ] || bash scripts/apt-install.sh $MISSING  # waits for a dpkg lock another process holds
 
 say "setup: sarif-multitool (npm) for the GitHub SARIF ingestion test"
 SARIF_TOOL_DIR=.cache/sarif-multitool
@@ -33,13 +31,34 @@ say "setup: Python environment (.venv)"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e ".[dev]"
 
-say "tests: Python (pytest)"
-.venv/bin/python -m pytest -q -p no:cacheprovider
+# The checkout before the tests, to tell afterwards whether they changed a tracked file.
+tracked_state() {  # (outside a git checkout: always the same)
+  { git diff HEAD --no-ext-diff --binary || true; git ls-files --others --exclude-standard || true; } 2>/dev/null | sha1sum
+}
+BEFORE=$(tracked_state)
 
-say "tests: VS Code extension unit tests (node --test)"
-(cd client-vscode && npm ci --no-audit --no-fund --loglevel=error && npm test)
-
+FAILED=()
+suite() {  # suite NAME COMMAND...: run one suite, remember a failure, go on with the next
+  say "tests: $1"
+  local name=$1; shift
+  if "$@"; then :; else FAILED+=("$name"); fi
+}
+suite "Python (pytest)" .venv/bin/python -m pytest -q -p no:cacheprovider
+suite "VS Code extension unit tests (node --test)" \
+  bash -c 'cd client-vscode && npm ci --no-audit --no-fund --loglevel=error && npm test'
 if [ "${SAFEREQ_SKIP_VSCODE_E2E:-0}" != "1" ]; then
-  say "tests: VS Code end-to-end (code-server + headless Chromium)"
-  bash tests/e2e/vscode/run.sh
+  suite "VS Code end-to-end (code-server + headless Chromium)" bash tests/e2e/vscode/run.sh
 fi
+
+if [ "$(tracked_state)" != "$BEFORE" ]; then
+  say "the tests changed the checkout (tracked files, or new files git does not ignore):"
+  git status --short
+  [ "${CI:-}" != "true" ] || FAILED+=("a clean checkout")
+fi
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+  printf -v joined '%s; ' "${FAILED[@]}"
+  say "FAILED: ${joined%; }"
+  exit 1
+fi
+say "all suites passed"

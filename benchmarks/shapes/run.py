@@ -10,7 +10,9 @@ proportion to the findings: the cycle's 20,000 findings are 40 MB of indented JS
 the growth (time at 2n / time at n: about 2 for linear work, 4 for quadratic) and the time at 2n against the
 chain's at 2n, measured in the same run (the issue's target: within twice the chain's).
 
-Peak memory per shape, and the memory limit, are measured by ``memory.py`` beside this script. Nothing is
+Peak memory per shape, and the memory limit, are measured by ``memory.py`` beside this script; the language
+server's code lenses and document symbols on the same shapes by ``lenses.py`` (issue 25, item 9: the same-ID
+shape was linear here but took 395 s of code lenses at 5,000 headings). Nothing is
 asserted: figures only. Writes benchmarks/results/shapes.json.
 """
 

@@ -69,7 +69,7 @@ class ScriptedOpenAIServer:
                 outer.received.set()
                 reply = outer.script(request)
                 if reply.hang:
-                    outer._release.wait(timeout=30)
+                    outer._release.wait(timeout=600)  # released when the test leaves the server
                     return
                 if reply.status != 200:
                     self._send(reply.status, json.dumps({"error": {"message": "scripted failure", "type": "test"}}),

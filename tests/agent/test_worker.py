@@ -79,7 +79,7 @@ def test_the_worker_reads_ears_with_the_projects_not_modal_words(monkeypatch):
     with ScriptedOpenAIServer(scripted()) as server:
         c = AgentClient()
         try:
-            c.configure("/nonexistent/index", {"baseUrl": server.base_url, "model": "scripted", "timeout": 5},
+            c.configure("/nonexistent/index", {"baseUrl": server.base_url, "model": "scripted", "timeout": 120},
                         {"en": ("will stop",)})
             c.sync({"goals.md": SAFETY_GOALS, "e.md": doc}).result(TIMEOUT)
             _, done = c.request("run", {"task": "derive", "path": "e.md", "item": "FSR-9"})

@@ -97,7 +97,7 @@ class _BusyHandler(BaseHTTPRequestHandler):
             cls.seen.add(body["input"][0])
         if first_try:
             try:
-                cls.wave.wait(timeout=10)  # only passes if `parties` requests are in flight at once
+                cls.wave.wait(timeout=120)  # only passes if `parties` requests are in flight at once
             except threading.BrokenBarrierError:
                 pass
         with cls.lock:  # before answering: the client sends its next request only after the answer

@@ -35,7 +35,7 @@ MODEL = ScriptedOpenAIServer(scripted({"derive_requirements": [Reply(hostile_der
     "If the perception function fails to detect a pedestrian within 40 m, then the perception monitor shall "
     "request a braking intervention within 50 ms."))], "suggest_rebuttals": [Reply(HOSTILE_REBUTTAL)]}))
 ENV = {**SERVER_ENV, "SAFEREQ_LLM_BASE_URL": MODEL.base_url, "SAFEREQ_LLM_MODEL": "scripted",
-       "SAFEREQ_LLM_API_KEY": "sk-test", "SAFEREQ_LLM_TIMEOUT": "10"}
+       "SAFEREQ_LLM_API_KEY": "sk-test", "SAFEREQ_LLM_TIMEOUT": "120"}
 FORBIDDEN = ("\x1b", "\x07", "ISO 26262-99", "already satisfied", "LEAK", "rm -rf", "should limit", "FSR-99",
              "SG-99", "owned")
 

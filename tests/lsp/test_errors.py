@@ -15,7 +15,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .conftest import SERVER_ENV, change, codes, make_client, start, wait_until
+from .conftest import SERVER_ENV, TIMEOUT, change, codes, make_client, start, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -108,7 +108,7 @@ async def test_malformed_parameters_get_invalid_params(client: LanguageClient):
     client.protocol._send_data({"jsonrpc": "2.0", "id": "malformed-1", "method": types.TEXT_DOCUMENT_HOVER,
                                 "params": {"textDocument": {"uri": URI}}})
     with pytest.raises(JsonRpcException, match=r"required field missing @ \$\.params\.position") as err:
-        await asyncio.wait_for(asyncio.wrap_future(future), 10)
+        await asyncio.wait_for(asyncio.wrap_future(future), TIMEOUT)
     assert err.value.code == -32602
     assert (await definition(client, URI, 2, 4))[0].range.start.line == 2
 

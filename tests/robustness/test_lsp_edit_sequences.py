@@ -74,7 +74,7 @@ async def test_random_edits_leave_the_servers_text_the_editors(client: LanguageC
         if step % 6 == 5:
             want = expected(str(path), editor.text, encoding)
             try:
-                await wait_until(client, lambda: shown(client, uri) == want, timeout=30)
+                await wait_until(client, lambda: shown(client, uri) == want)
             except TimeoutError:
                 got = shown(client, uri)
                 pytest.fail(f"{encoding} seed {seed} step {step}: server only {sorted(got - want)[:4]}; "

@@ -49,8 +49,10 @@ def _run(args: argparse.Namespace) -> int:
         if args.format == "html":
             from ..report.html.page import render
 
+            from ..workspace.atomic import write_atomically
+
             target = out_dir / "index.html"
-            target.write_text(render(coverage, args.title), encoding="utf-8")
+            write_atomically(target, render(coverage, args.title).encode("utf-8"))  # never through a link
             written = [target]
         else:
             from ..report import tables

@@ -22,6 +22,7 @@ from ..model.ids import is_item_id, kind_prefix
 from ..model.vocabulary import load_vocabulary
 from .errors import ImportProblem, InputError
 from .records import LINK_KEYS, DocumentRecord, Record, attribute_labels
+from ..workspace.unpack import TooLargeUnpacked, check_zip
 from .reqif_io import CHAPTER, DOC_PREFIX, FOREIGN_ID, KIND, NAME, SOURCE, TEXT, UNRESOLVED
 
 _HEADING_TYPES = frozenset({"heading", "chapter", "section", "headline", "title"})
@@ -292,6 +293,7 @@ def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRe
         if archive if archive is not None else path.suffix.lower() == ".reqifz":
             if not zipfile.is_zipfile(path):
                 raise InputError(f"{source}: not a ReqIFz archive (a .reqifz file is a zip)")
+            check_zip(path, what=source)  # bounded by what it unpacks to, not its size (issue 25, item 7)
             bundle = ReqIFZParser.parse(source)
             bundles = list(bundle.reqif_bundles.values())
             if not bundles:
@@ -304,6 +306,8 @@ def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRe
         raise InputError(f"{source}: not a readable ReqIF file: {_short(exc)}") from None
     except UnicodeDecodeError:
         raise InputError(f"{source}: not UTF-8 text; ReqIF files are UTF-8 XML") from None
+    except TooLargeUnpacked as exc:
+        raise InputError(str(exc)) from None
     except InputError:
         raise
     except Exception as exc:  # the library raises assorted errors for XML that is not ReqIF

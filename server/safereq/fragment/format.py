@@ -23,6 +23,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,11 +32,13 @@ from typing import Any
 from .. import __version__
 from ..checks.findings import Edit, Finding, Fix, Related, Severity
 from ..model.ranges import Span
-from ..workspace.loader import write_atomically
+from ..workspace.atomic import write_atomically
+from ..workspace.json_input import NumberTooLong, loads
+from ..workspace.unpack import TooLargeUnpacked, gunzip
 
 FORMAT = "safereq-fragment"
 VERSION = 1
-MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES = 512 * 1024 * 1024  # on the file, and on what a gzipped one unpacks to
 
 
 class FragmentError(Exception):
@@ -90,7 +93,7 @@ def _finding(f: Finding) -> dict[str, Any]:
 
 def _read_span(raw: Any) -> Span:
     if not (isinstance(raw, list) and len(raw) == 4 and all(isinstance(v, int) and v >= 0 for v in raw)):
-        raise FragmentError(f"a span must be four non-negative integers, not {raw!r}")
+        raise FragmentError(f"a span must be four non-negative integers, not {str(raw)[:60]}")
     return Span(*raw)
 
 
@@ -145,12 +148,18 @@ def read(path: Path, *, prefix: str | None = None) -> Fragment:
             raise FragmentError(f"{path}: larger than {MAX_BYTES // 2**20} MB; not read")
         data = path.read_bytes()
         if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-        raw = json.loads(data.decode("utf-8", "surrogatepass"))
+            data = gunzip(data, MAX_BYTES, what=str(path))  # bounded by what it unpacks to (issue 25, item 7)
+        raw = loads(data.decode("utf-8", "surrogatepass"))
     except FileNotFoundError:
         raise FragmentError(f"{path}: no such fragment") from None
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except TooLargeUnpacked as exc:
+        raise FragmentError(str(exc)) from None
+    except (EOFError, zlib.error) as exc:
+        raise FragmentError(f"{path}: cannot be read (damaged gzip: {exc})") from None
+    except OSError as exc:
         raise FragmentError(f"{path}: cannot be read ({exc})") from None
+    except NumberTooLong as exc:
+        raise FragmentError(f"{path}: not a fragment safereq wrote: {exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise FragmentError(f"{path}: not a fragment (not JSON); write one with `safereq check --fragment`") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:

@@ -23,7 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..workspace.loader import write_atomically
+from ..workspace.json_input import NumberTooLong, loads
+from ..workspace.atomic import write_atomically
 from .snapshot import Snapshot
 
 FILE_NAME = "safereq-review.jsonl"
@@ -116,7 +117,10 @@ def parse(text: str, path: Path) -> ReviewState:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads(line)
+        except NumberTooLong as exc:
+            raise ReviewStateError(path, f"line {number} is not a line safereq wrote: {exc}; restore the file "
+                                         "from git, or delete it and run `safereq review --all`") from None
         except (json.JSONDecodeError, RecursionError):
             raise ReviewStateError(path, f"line {number} is not valid JSON; restore the file from git, or delete "
                                          "it and run `safereq review --all` to record the current state") from None

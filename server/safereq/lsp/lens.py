@@ -14,7 +14,6 @@ from lsprotocol import types
 
 from ..workspace.asil import determine_asil
 from ..workspace.facts import sec_classes, stated_asil
-from ..workspace.trace_view import item_view
 from .command_names import SHOW_TRACE
 
 if TYPE_CHECKING:
@@ -43,12 +42,14 @@ def code_lens(ls: SafereqServer, params: types.CodeLensParams) -> list[types.Cod
     command = _show_trace_command(ls)
     out = []
     for item in doc.items:
-        view = item_view(ws, item)
-        parts = [_plural(len(view.parents), "parent"), _plural(len(view.children), "child", "children")]
-        if view.category == "verification":
-            parts.append(f"verifies {len(view.verifies)}")
+        # Counted, not gathered into a view per item: n headings that share an ID (or a parent) would each
+        # copy the same n children (issue 25, item 9).
+        parents, verified_by = len(item.links("derived-from")), len(item.links("verified-by"))
+        parts = [_plural(parents, "parent"), _plural(len(ws.children(item.id)), "child", "children")]
+        if ws.category(item) == "verification":
+            parts.append(f"verifies {len(ws.verifiers(item.id))}")
         else:
-            parts.append(_plural(len(view.verified_by), "verification") if view.verified_by else "not verified")
+            parts.append(_plural(verified_by, "verification") if verified_by else "not verified")
         value = stated_asil(item)
         parts.append(f"ASIL {value}" if value else "no ASIL")
         out.append(types.CodeLens(

@@ -136,13 +136,20 @@ class SafereqProtocol(LanguageServerProtocol):
         return (yield from super().lsp_initialize(params))
 
     def structure_message(self, data: dict[str, Any]):
-        """pygls drops a request whose params do not fit the method's type without answering; answer it."""
+        """pygls drops a request whose params do not fit the method's type without answering; answer it (and
+        log it in one line: pygls' own log record of it, with a traceback, is left out)."""
+        from .errors import reading_a_call
+
+        call = isinstance(data, dict) and "method" in data
+        token = reading_a_call.set(call)
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:
-            if isinstance(data, dict) and "method" in data:
+            if call:
                 return _Malformed(data.get("id"), str(data["method"]), _reason(exc))
             raise
+        finally:
+            reading_a_call.reset(token)
 
     def handle_message(self, message: Any) -> None:
         if isinstance(message, _Malformed):

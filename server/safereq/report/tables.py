@@ -11,10 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..workspace.atomic import write_atomically
 from .coverage import Coverage, asil_of
 
 _COVERAGE = ("by", "group", "measure", "covered", "total", "percent", "holes")
@@ -47,7 +49,7 @@ def _flat(value: Any) -> Any:
 def write_json(coverage: Coverage, out_dir: Path) -> list[Path]:
     target = out_dir / "report.json"
     body = {"schema": "safereq-report", "version": 1, "generator": f"safereq {__version__}", **tables(coverage)}
-    target.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomically(target, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return [target]
 
 
@@ -60,9 +62,25 @@ def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
         for row in tables(coverage)[name]:
             writer.writerow([_flat(row[c]) for c in columns])
         target = out_dir / f"{name}.csv"
-        target.write_text(buffer.getvalue(), encoding="utf-8")
+        write_atomically(target, buffer.getvalue().encode("utf-8"))
         written.append(target)
     return written
+
+
+# The most characters an Excel cell holds.
+XLSX_CELL_MAX = 32_767
+# What XML 1.0 does not allow in text (openpyxl's own pattern misses U+FFFE, U+FFFF and lone surrogates).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xlsx_cell(value: Any) -> Any:
+    """A value as a worksheet may hold it (issue 25, item 11: a control character in a title made openpyxl
+    refuse the workbook, an "internal error"): characters XML 1.0 forbids become U+FFFD, text is cut at
+    Excel's 32,767 characters; text stays text (see write_xlsx)."""
+    if not isinstance(value, str):
+        return value
+    value = _NOT_XML.sub("\ufffd", value)
+    return value if len(value) <= XLSX_CELL_MAX else value[: XLSX_CELL_MAX - 1] + "…"
 
 
 def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
@@ -78,9 +96,14 @@ def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         for row in data[name]:
-            sheet.append([_flat(row[c]) for c in columns])
+            sheet.append([_xlsx_cell(_flat(row[c])) for c in columns])
+            for cell in sheet[sheet.max_row]:
+                if cell.data_type == "f":  # a title such as "=HYPERLINK(...)" is words, never a formula
+                    cell.data_type = "s"
         sheet.freeze_panes = "A2"
         sheet.auto_filter.ref = sheet.dimensions
     target = out_dir / "report.xlsx"
-    book.save(target)
+    saved = io.BytesIO()
+    book.save(saved)
+    write_atomically(target, saved.getvalue())
     return [target]

@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..model.ranges import Span
+from .atomic import write_atomically
 from .memory import human as _human, too_big_to_check
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -440,35 +441,3 @@ def write_source(source: SourceFile, text: str) -> SourceFile:
     data = source.encode(text)
     write_atomically(target, data, like=os.stat(target))
     return SourceFile(source.path, source.fs_path, text, digest_of(data), source.bom, source.newline)
-
-
-def write_atomically(target: Path, data: bytes, *, like: os.stat_result | None = None) -> None:
-    """Replace ``target`` with ``data`` so that a reader sees the old file or the new one, never half of one:
-    a temporary file in the same folder, flushed to disk, then renamed over it. The new file takes the mode
-    (and, where allowed, the owner) of ``like``, else the mode the umask gives a new file, not mkstemp's
-    private 0600: safereq's files (documents, the review file, fragments) are shared and committed."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".safereq-tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if like is not None:
-            os.chmod(tmp, stat.S_IMODE(like.st_mode))
-            try:
-                os.chown(tmp, like.st_uid, like.st_gid)
-            except OSError:
-                pass  # not permitted for other users' files when not root; the mode is what matters
-        else:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

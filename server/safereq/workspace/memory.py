@@ -127,6 +127,7 @@ class Guard:
         self.start = resident_now() if start is None else start
         self._others = set(_children(os.getpid()))  # children that are not the check's (e.g. in a test runner)
         self.tripped_at: int | None = None
+        self.tripped = threading.Event()  # set once the main thread was interrupted (tests wait on it)
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -166,6 +167,7 @@ class Guard:
                     if not self._stop.is_set():
                         self.tripped_at = used
                         _thread.interrupt_main()
+                        self.tripped.set()
                 return
 
 

@@ -68,10 +68,6 @@ def _linked(ws: Workspace, target: str) -> LinkedId:
 
 def item_view(ws: Workspace, item: Item) -> ItemView:
     kind = ws.vocabulary.kind_of(item.kind)
-    verifies: dict[int, Item] = {}
-    for ref in ws.references(item.id):
-        if ref.key == "verified-by" and ref.source is not None:
-            verifies.setdefault(id(ref.source), ref.source)
     return ItemView(
         item=item,
         kind_name=kind.name if kind else item.kind,
@@ -80,7 +76,7 @@ def item_view(ws: Workspace, item: Item) -> ItemView:
         parents=tuple(_linked(ws, link.target) for link in item.links("derived-from")),
         children=tuple(ws.children(item.id)),
         verified_by=tuple(_linked(ws, link.target) for link in item.links("verified-by")),
-        verifies=tuple(verifies.values()),
+        verifies=tuple(ws.verifiers(item.id)),
         hazards=tuple(_linked(ws, link.target) for link in item.links("hazard")),
         definitions=len(ws.definitions(item.id)),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ..model.document import Document, HaraRow, Item, Link
@@ -44,6 +44,11 @@ class Workspace:
         self._hara: dict[str, list[tuple[str, HaraRow]]] = defaultdict(list)
         self._refs: dict[str, list[Reference]] = defaultdict(list)
         self.generation = 0
+        # The answers of definitions(), references(), children() and verifiers(), kept until the next change (``generation``):
+        # a code lens or a check asks them once per item, and n items that share an ID (or link to one)
+        # made every answer cost n log n, so n of them n² log n (issue 25, item 9).
+        self._answers: dict[tuple[str, str], list] = {}
+        self._answers_generation = 0
 
     # -- updates -------------------------------------------------------------------------------------------
     def update(self, path: str, text: str) -> Document:
@@ -65,8 +70,7 @@ class Workspace:
             removed = [item for item in old_items if id(item) not in kept]
             old = set(map(id, old_items))
             added = [item for item in doc.items if id(item) not in old]
-        for item in removed:
-            self._unindex_item(item)
+        self._unindex_items(removed)
         for item in added:
             self._index_item(item)
         # Rows from unchanged sections are the same objects: most edits leave the HARA index as it is.
@@ -98,8 +102,7 @@ class Workspace:
     def remove(self, path: str) -> None:
         doc = self.documents.pop(path, None)
         if doc is not None:
-            for item in doc.items:
-                self._unindex_item(item)
+            self._unindex_items(doc.items)
             self._unindex_hara(doc)
             self.generation += 1
 
@@ -110,11 +113,20 @@ class Workspace:
                 if link.valid:
                     self._refs[link.target].append(new_tuple(Reference, (item.path, link, item, attr.key, None)))
 
-    def _unindex_item(self, item: Item) -> None:
-        _drop(self._items, item.id, lambda it: it is item)
-        for attr in item.attributes:
-            for link in attr.links:
-                _drop(self._refs, link.target, lambda r: r.source is item)
+    def _unindex_items(self, items: Iterable[Item]) -> None:
+        """Drop the items and their links from the indexes, each index entry filtered once for all of them
+        (one at a time, n items sharing an ID or a link target cost n²)."""
+        gone: set[int] = set()
+        ids: set[str] = set()
+        targets: set[str] = set()
+        for item in items:
+            gone.add(id(item))
+            ids.add(item.id)
+            targets.update(link.target for attr in item.attributes for link in attr.links)
+        for item_id in ids:
+            _drop(self._items, item_id, lambda it: id(it) in gone)
+        for target in targets:
+            _drop(self._refs, target, lambda r: r.source is not None and id(r.source) in gone)
 
     def _index_hara(self, doc: Document) -> None:
         for row in doc.hara_rows:
@@ -134,9 +146,21 @@ class Workspace:
         for path in sorted(self.documents):
             yield from self.documents[path].items
 
+    def _answer(self, kind: str, key: str, compute: Callable[[], list]) -> list:
+        """``compute()``, remembered for (kind, key) until the workspace changes."""
+        if self._answers_generation != self.generation:
+            self._answers.clear()
+            self._answers_generation = self.generation
+        found = self._answers.get((kind, key))
+        if found is None:
+            found = self._answers[(kind, key)] = compute()
+        return found
+
     def definitions(self, item_id: str) -> list[Item]:
-        """Every item defined with this ID (more than one is a duplicate)."""
-        return sorted(self._items.get(item_id, ()), key=lambda it: (it.path, it.line))
+        """Every item defined with this ID (more than one is a duplicate); shared until the next change, so
+        not to be modified."""
+        return self._answer("items", item_id, lambda: sorted(self._items.get(item_id, ()),
+                                                             key=lambda it: (it.path, it.line)))
 
     def item(self, item_id: str) -> Item | None:
         """The first definition of an ID (by path and line), or None."""
@@ -158,18 +182,29 @@ class Workspace:
         return {k for k, v in self._refs.items() if v}
 
     def references(self, item_id: str) -> list[Reference]:
-        """Every link to ``item_id`` anywhere in the workspace, sorted by place."""
-        return sorted(self._refs.get(item_id, ()), key=lambda r: (r.path, r.link.span))
+        """Every link to ``item_id`` anywhere in the workspace, sorted by place; shared until the next
+        change, so not to be modified."""
+        return self._answer("refs", item_id, lambda: sorted(self._refs.get(item_id, ()),
+                                                            key=lambda r: (r.path, r.link.span)))
 
     def parents(self, item: Item) -> list[Link]:
         """The item's "Derived from" links (its parents in the trace graph)."""
         return item.links("derived-from")
 
     def children(self, item_id: str) -> list[Item]:
-        """Items that declare ``item_id`` as a parent ("Derived from")."""
+        """Items that declare ``item_id`` as a parent ("Derived from"); shared until the next change, so not
+        to be modified."""
+        return self._answer("children", item_id, lambda: self._sources(item_id, "derived-from"))
+
+    def verifiers(self, item_id: str) -> list[Item]:
+        """Items that name ``item_id`` under "Verified by" (what a verification item verifies); shared until
+        the next change, so not to be modified."""
+        return self._answer("verifiers", item_id, lambda: self._sources(item_id, "verified-by"))
+
+    def _sources(self, item_id: str, key: str) -> list[Item]:
         seen: dict[int, Item] = {}
         for ref in self.references(item_id):
-            if ref.key == "derived-from" and ref.source is not None:
+            if ref.key == key and ref.source is not None:
                 seen.setdefault(id(ref.source), ref.source)
         return list(seen.values())
 

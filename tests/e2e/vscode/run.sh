@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The VS Code end-to-end test: package the extension, start code-server with a fresh profile, install the .vsix,
 # open a copy of examples/ and drive the workbench with headless Chromium (driver.mjs). The driver prints
-# "N passed, N failed"; the exit code is the result. Screenshots go to client-vscode/images/.
+# "N passed, N failed"; the exit code is the result. Screenshots go to .e2e/screenshots/ (ignored by git), so
+# a test run never modifies the tracked ones; SAFEREQ_E2E_SHOTS=client-vscode/images refreshes the README's.
 #
 #   bash tests/e2e/vscode/run.sh
 #
 # Environment: SAFEREQ_E2E_SERVER   server for safereq.server.path (default <repo>/.venv/bin/safereq)
 #              SAFEREQ_E2E_WORKSPACE folder to open (default <repo>/examples; copied, never modified)
 #              SAFEREQ_E2E_HOME      setup cache (default <repo>/.e2e)
-#              SAFEREQ_E2E_SHOTS     where screenshots go (default client-vscode/images)
+#              SAFEREQ_E2E_SHOTS     where screenshots go (default $SAFEREQ_E2E_HOME/screenshots; relative to
+#                                    the repository root)
 #              SAFEREQ_E2E_KEEP=1    keep the run folder (profile, logs) even when the test passes
 #              SAFEREQ_E2E_TRACE=1   log every LSP message to the safereq output channel (in the run's logs)
 set -uo pipefail
@@ -21,6 +23,8 @@ CS="$E2E/code-server-$CS_VERSION/node_modules/.bin/code-server"
 SERVER=${SAFEREQ_E2E_SERVER:-$REPO/.venv/bin/safereq}
 WORKSPACE=${SAFEREQ_E2E_WORKSPACE:-$REPO/examples}
 CLIENT="$REPO/client-vscode"
+SHOTS=${SAFEREQ_E2E_SHOTS:-$E2E/screenshots}
+case $SHOTS in /*) ;; *) SHOTS="$REPO/$SHOTS" ;; esac  # a relative folder is read from the repository root
 
 bash "$HERE/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
@@ -71,7 +75,7 @@ done
 
 # 4. The browser side.
 SAFEREQ_E2E_RUN="$RUN" node "$HERE/driver.mjs" --url "http://127.0.0.1:$PORT" --workspace "$WS_COPY" \
-  --screenshots "${SAFEREQ_E2E_SHOTS:-$CLIENT/images}" --logs "$RUN/user/logs"
+  --screenshots "$SHOTS" --logs "$RUN/user/logs"
 RC=$?
 cleanup
 trap - EXIT

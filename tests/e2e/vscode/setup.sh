@@ -27,9 +27,7 @@ for p in "${APT_PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  bash "$REPO/scripts/apt-install.sh" "${missing[@]}"  # waits for a dpkg lock another process holds
 fi
 
 # 2. The project's Python environment with safereq installed (editable), if the clone has none yet.

@@ -13,6 +13,9 @@ from ..coverage import Coverage, asil_of
 
 MAX_NODES = 120
 MAX_DEPTH = 8
+MAX_LABEL = 38  # characters of a title shown in a node
+MAX_TOOLTIP = 300  # characters of a title in a node's tooltip (dot refuses strings past 16 KB)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 _FILL = {"D": "#f4c7c3", "C": "#fcd5a8", "B": "#fff2b3", "A": "#d9ead3", "QM": "#eeeeee", "none": "#ffffff"}
 
 
@@ -20,12 +23,22 @@ class GraphvizMissing(RuntimeError):
     """Graphviz's ``dot`` is not installed: the report is written without pictures."""
 
 
+def _shown(text: str, limit: int) -> str:
+    """A title as dot must read it: control characters made spaces, cut at ``limit`` characters, and every
+    backslash (``\\N``, ``\\l``, or one at the end that would swallow the closing quote) taken literally
+    (issue 25, item 10: a title ending in a backslash made dot fail, and no report was written)."""
+    flat = _CONTROL.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
 def _label(record_id: str, title: str, asil: str) -> str:
-    short = title if len(title) <= 38 else title[:37].rstrip() + "…"
+    import graphviz
+
+    short = _shown(title, MAX_LABEL)
     lines = [record_id, short] if short else [record_id]
     if asil != "none":
         lines.append(f"ASIL {asil}")
-    return "\n".join(lines)
+    return graphviz.escape("\n".join(lines))
 
 
 def goal_source(coverage: Coverage, goal_id: str, hole_ids: set[str], by_id: dict[str, Record]) -> str:
@@ -49,7 +62,7 @@ def goal_source(coverage: Coverage, goal_id: str, hole_ids: set[str], by_id: dic
             return
         asil = asil_of(record)
         attrs = {"fillcolor": _FILL.get(asil, "#ffffff"), "URL": f"#item-{node_id}", "target": "_self",
-                 "tooltip": f"{node_id}: {record.title}"}
+                 "tooltip": graphviz.escape(f"{node_id}: {_shown(record.title, MAX_TOOLTIP)}")}
         if node_id in hole_ids:
             attrs.update(color="#cc0000", penwidth="2")
         if record.category == "verification":
@@ -83,18 +96,32 @@ def goal_source(coverage: Coverage, goal_id: str, hole_ids: set[str], by_id: dic
     return dot.source
 
 
-def render_svgs(sources: list[str]) -> list[str]:
+def render_svgs(sources: list[str]) -> list[str | None]:
     """The SVG elements (no XML prolog) of the graphs, laid out by one ``dot`` process: starting one per
-    graph costs twenty times more than the layout of a goal's graph."""
+    graph costs twenty times more than the layout of a goal's graph. When that run fails, each graph is laid
+    out on its own, and one that fails again is None (the page says so): one graph never costs the others,
+    nor the report."""
     import graphviz
 
     if not sources:
         return []
     try:
-        out = graphviz.pipe("dot", "svg", "\n".join(sources).encode("utf-8")).decode("utf-8")
+        svgs = _pipe(graphviz, "\n".join(sources))
     except graphviz.ExecutableNotFound:
         raise GraphvizMissing("Graphviz's dot is not installed (Debian: apt-get install graphviz)") from None
-    svgs = re.findall(r"<svg\b.*?</svg>", out, flags=re.DOTALL)
-    if len(svgs) != len(sources):
-        raise RuntimeError(f"dot returned {len(svgs)} pictures for {len(sources)} graphs")
-    return svgs
+    if svgs is not None and len(svgs) == len(sources):
+        return list(svgs)
+    alone: list[str | None] = []
+    for source in sources:
+        one = _pipe(graphviz, source)
+        alone.append(one[0] if one is not None and len(one) == 1 else None)
+    return alone
+
+
+def _pipe(graphviz, source: str) -> list[str] | None:
+    """The SVG elements ``dot`` makes of ``source``, or None when it fails."""
+    try:
+        out = graphviz.pipe("dot", "svg", source.encode("utf-8", "replace"), quiet=True).decode("utf-8", "replace")
+    except graphviz.CalledProcessError:
+        return None
+    return re.findall(r"<svg\b.*?</svg>", out, flags=re.DOTALL)

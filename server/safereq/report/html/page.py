@@ -60,7 +60,10 @@ def _graphs(coverage: Coverage, goals: list, hole_ids: set[str]) -> list[str]:
     except GraphvizMissing as exc:
         return [f'<p class="none" id="no-graphs">{escape(str(exc))}: no pictures in this report.</p>']
     out = [f'<figure id="graph-{escape(goal.id)}" data-goal="{escape(goal.id)}"><figcaption>'
-           f"{escape(goal.id)}: {escape(goal.title)}</figcaption>{svg}</figure>" for goal, svg in zip(drawn, svgs)]
+           f"{escape(goal.id)}: {escape(goal.title)}</figcaption>"
+           + (svg if svg is not None else '<p class="none graph-failed">Graphviz could not draw this graph; '
+                                          'the matrix lists its items.</p>') + "</figure>"
+           for goal, svg in zip(drawn, svgs)]
     if len(goals) > len(drawn):
         out.append(f'<p class="none" id="graphs-left-out">{len(goals) - len(drawn)} more safety goals are not drawn '
                    f"(at most {MAX_GRAPHS}: those with holes first, then by ASIL); the matrix lists them all.</p>")
