@@ -1,0 +1,96 @@
+"""Import what DOORS, ProR, Polarion, Eclipse RMF and StrictDoc write: headings that carry a foreign ID,
+statements in CamelCase attributes or as HTML inside a string, a prefixed root element, StrictDoc's
+escaped strings, and schema-invalid files refused with what is wrong and where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from safereq.cli.main import main
+
+from .conftest import records_of
+from .reqif_builder import Obj, build
+
+
+def _import(capsys, source: Path, out: Path) -> tuple[int, str]:
+    status = main(["import", str(source), "-o", str(out)])
+    return status, capsys.readouterr().err
+
+
+def _write(tmp_path: Path, text: str, name: str = "in.reqif") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_doors_heading_with_a_foreign_id_is_a_chapter_with_its_requirements_below(tmp_path, capsys):
+    tree = [Obj("h1", {"ReqIF.ForeignID": "1", "ReqIF.ChapterName": "<xhtml:div>Braking</xhtml:div>"}, children=[
+        Obj("r2", {"ReqIF.ForeignID": "2", "ReqIF.Text": "<xhtml:div>The brake shall hold.</xhtml:div>"}),
+        Obj("h3", {"ReqIF.ForeignID": "3", "ReqIF.ChapterName": "<xhtml:div>Parking</xhtml:div>"}, children=[
+            Obj("r4", {"ReqIF.ForeignID": "4", "ReqIF.Text": "<xhtml:div>The park brake shall engage.</xhtml:div>"}),
+        ]),
+    ])]
+    source = _write(tmp_path, build(tree, xhtml=frozenset({"ReqIF.Text", "ReqIF.ChapterName"})))
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0 and "imported 2 items" in err
+    records = {r.id: r for r in records_of([tmp_path / "out"])}
+    assert set(records) == {"REQ-2", "REQ-4"}
+    assert records["REQ-2"].chapters == ("Braking",) and records["REQ-4"].chapters == ("Braking", "Parking")
+    assert records["REQ-4"].text == "The park brake shall engage."
+
+
+def test_camel_case_text_attributes_are_the_statement_and_reported_once_per_name(tmp_path, capsys):
+    tree = [Obj(f"o{n}", {"ReqIF.ForeignID": f"SR-{n}", "RichText": f"<xhtml:div>Function {n} shall run.</xhtml:div>",
+                          "PlainText": f"Function {n} shall run.", "Criticality": "high"}) for n in range(1, 41)]
+    source = _write(tmp_path, build(tree, xhtml=frozenset({"RichText"})))
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0
+    records = records_of([tmp_path / "out"])
+    assert len(records) == 40 and all(r.text == f"Function {r.id[3:]} shall run." for r in records)
+    # One line per unmapped attribute name, not one per value: 40 objects, two names.
+    assert err.count("has no safereq meaning") == 2
+    assert "attribute 'Criticality' has no safereq meaning; kept in the table of foreign attributes of 40 items" in err
+    assert len(err.splitlines()) < 10
+
+
+def test_html_held_in_a_string_text_becomes_the_statement(tmp_path, capsys):
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "ReqIF.Name": "Arbiter",
+                       "ReqIF.Text": "<div><p>The arbiter <b>shall</b> limit the torque.</p><p>Second paragraph.</p></div>"}),
+            Obj("o2", {"ReqIF.ForeignID": "FSR-2", "ReqIF.Text": "<p>Unclosed HTML<br>on two lines"})]
+    source = _write(tmp_path, build(tree, xhtml=frozenset()))
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0, err
+    records = {r.id: r for r in records_of([tmp_path / "out"])}
+    assert records["FSR-1"].text == "The arbiter shall limit the torque.\n\nSecond paragraph."
+    assert records["FSR-2"].text == "Unclosed HTML\non two lines"
+
+
+def test_a_prefixed_root_element_imports(tmp_path, capsys):
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "ReqIF.Text": "<xhtml:div>The lamp shall light.</xhtml:div>"})]
+    source = _write(tmp_path, build(tree, prefix="reqif"))
+    assert "<reqif:REQ-IF" in source.read_text(encoding="utf-8")
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0, err
+    assert [r.text for r in records_of([tmp_path / "out"])] == ["The lamp shall light."]
+
+
+def test_a_schema_invalid_file_is_refused_with_what_is_wrong_and_where(tmp_path, capsys):
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "ReqIF.Text": "<xhtml:div>x</xhtml:div>"})]
+    text = build(tree).replace('<ATTRIBUTE-VALUE-STRING THE-VALUE="FSR-1">', '<ATTRIBUTE-VALUE-STRING>')
+    source = _write(tmp_path, text)
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 2
+    assert "not valid ReqIF: line" in err and "ATTRIBUTE-VALUE-STRING" in err
+    assert "NotImplementedError" not in err and "'NoneType'" not in err and "internal error" not in err
+
+
+def test_strictdoc_escaped_strings_read_as_their_text(tmp_path, capsys):
+    # StrictDoc writes string values with Python's unicode_escape: a line break as \n, "§" as \xa7; and what
+    # it imported from UTF-8 it holds as Latin-1 look-alikes ("Â§"), which it escapes byte by byte.
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "ReqIF.Name": "Limit \\xc2\\xa7 torque",
+                       "ReqIF.Text": "First line\\nsecond line", "ASIL": "D"})]
+    source = _write(tmp_path, build(tree, xhtml=frozenset(), tool="strictdoc"))
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0, err
+    (record,) = records_of([tmp_path / "out"])
+    assert record.title == "Limit § torque" and record.text == "First line\nsecond line"
