@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..exchange.cells import as_text_cells, inert
 from .coverage import Coverage, asil_of
 
 _COVERAGE = ("by", "group", "measure", "covered", "total", "percent", "holes")
@@ -44,8 +45,8 @@ def _flat(value: Any) -> Any:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-def write_json(coverage: Coverage, out_dir: Path) -> list[Path]:
-    target = out_dir / "report.json"
+def write_json(coverage: Coverage, out_dir: Path, file_name: str = "report.json") -> list[Path]:
+    target = out_dir / file_name
     body = {"schema": "safereq-report", "version": 1, "generator": f"safereq {__version__}", **tables(coverage)}
     target.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return [target]
@@ -58,14 +59,14 @@ def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
         for row in tables(coverage)[name]:
-            writer.writerow([_flat(row[c]) for c in columns])
+            writer.writerow([inert(_flat(row[c])) for c in columns])
         target = out_dir / f"{name}.csv"
         target.write_text(buffer.getvalue(), encoding="utf-8")
         written.append(target)
     return written
 
 
-def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
+def write_xlsx(coverage: Coverage, out_dir: Path, file_name: str = "report.xlsx") -> list[Path]:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -79,8 +80,9 @@ def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
             cell.font = Font(bold=True)
         for row in data[name]:
             sheet.append([_flat(row[c]) for c in columns])
+            as_text_cells(sheet[sheet.max_row])  # a title "=HYPERLINK(...)" stays text
         sheet.freeze_panes = "A2"
         sheet.auto_filter.ref = sheet.dimensions
-    target = out_dir / "report.xlsx"
+    target = out_dir / file_name
     book.save(target)
     return [target]
