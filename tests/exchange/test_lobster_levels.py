@@ -14,22 +14,11 @@ from safereq.cli.main import main
 BIN = Path(sys.executable).parent
 
 CONF = """\
-requirements "Hazardous events" {
-  source: "he.lobster";
-}
-requirements "Safety goals" {
-  source: "sg.lobster";
-  trace to: "Hazardous events";
-}
-requirements "Functional safety requirements" {
-  source: "fsr.lobster";
-  trace to: "Safety goals";
-}
-requirements "Tests" {
-  source: "tc.lobster";
-  trace to: "Functional safety requirements";
-}
-"""
+requirements "Hazardous events" { source: "he.lobster"; }
+requirements "Safety goals" { source: "sg.lobster"; trace to: "Hazardous events"; }
+requirements "Functional safety requirements" { source: "fsr.lobster"; trace to: "Safety goals"; }
+requirements "Tests" { source: "tc.lobster"; trace to: "Functional safety requirements"; }
+"""  # the set-up of docs/exchange.md
 
 
 def test_one_file_per_kind_traces_through_every_level(wiper, tmp_path, capsys):

@@ -42,23 +42,23 @@ def test_items_and_chapters_are_objects_of_two_types_each_with_one_title(wiper, 
     assert "ReqIF.Name" in by_type["safereq item"] and "ReqIF.ChapterName" not in by_type["safereq item"]
 
 
-def test_a_hara_row_has_no_empty_statement_value(wiper, tmp_path, capsys):
+def _values(tmp_path: Path, capsys, identifier: str) -> tuple[dict[str, str], str]:
+    """The exported values of one spec object by long name, and the whole file's text."""
     target = tmp_path / "x.reqif"
     assert _export(capsys, "wiper", "--to", "reqif", "-o", str(target))[0] == 0
     content = _content(target)
     names = _names(content)
-    row = next(o for o in content.spec_objects if o.identifier == "safereq.HE-10")
-    assert "ReqIF.Text" not in {names[a.definition_ref] for a in row.attributes}
-    assert "<xhtml:div />" not in target.read_text(encoding="utf-8")
+    spec_object = next(o for o in content.spec_objects if o.identifier == identifier)
+    return {names[a.definition_ref]: a.value for a in spec_object.attributes}, target.read_text(encoding="utf-8")
+
+
+def test_a_hara_row_has_no_empty_statement_value(wiper, tmp_path, capsys):
+    values, text = _values(tmp_path, capsys, "safereq.HE-10")
+    assert "ReqIF.Text" not in values and "<xhtml:div />" not in text
 
 
 def test_a_line_break_keeps_the_words_apart_when_xhtml_is_flattened(wiper, tmp_path, capsys):
-    target = tmp_path / "x.reqif"
-    assert _export(capsys, "wiper", "--to", "reqif", "-o", str(target))[0] == 0
-    content = _content(target)
-    names = _names(content)
-    fsr = next(o for o in content.spec_objects if o.identifier == "safereq.FSR-10")
-    xhtml = next(a.value for a in fsr.attributes if names[a.definition_ref] == "ReqIF.Text")
+    xhtml = _values(tmp_path, capsys, "safereq.FSR-10")[0]["ReqIF.Text"]
     flattened = " ".join(re.sub(r"<[^>]+>", "", xhtml).split(" "))  # what a tool that drops tags sees
     assert "200 ms\nwhen" in flattened and "mswhen" not in flattened
 
