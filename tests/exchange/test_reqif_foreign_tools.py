@@ -94,3 +94,20 @@ def test_strictdoc_escaped_strings_read_as_their_text(tmp_path, capsys):
     assert status == 0, err
     (record,) = records_of([tmp_path / "out"])
     assert record.title == "Limit § torque" and record.text == "First line\nsecond line"
+
+
+def test_an_early_pror_file_without_last_change_is_read_and_the_gap_reported(tmp_path, capsys):
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "ReqIF.Text": "<xhtml:div>The lamp shall light.</xhtml:div>"})]
+    source = _write(tmp_path, build(tree).replace(' LAST-CHANGE="2024-01-01T00:00:00Z"', ""))
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0, err
+    assert "have no LAST-CHANGE, which ReqIF requires; read anyway" in err
+    assert [r.text for r in records_of([tmp_path / "out"])] == ["The lamp shall light."]
+
+
+def test_a_pror_id_attribute_gives_the_item_its_id(tmp_path, capsys):
+    tree = [Obj("rmf-1", {"ID": "UC-1", "Description": "Create a new object."})]
+    source = _write(tmp_path, build(tree, xhtml=frozenset()))
+    status, err = _import(capsys, source, tmp_path / "out")
+    assert status == 0 and "has no safereq meaning" not in err, err
+    assert [(r.id, r.text) for r in records_of([tmp_path / "out"])] == [("UC-1", "Create a new object.")]

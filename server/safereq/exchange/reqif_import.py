@@ -217,7 +217,8 @@ class _Mapper:
 
     def _id(self, spec_object: Any, values: dict[str, str], number: int) -> str:
         foreign = values.get(FOREIGN_ID, "").strip()
-        candidates = [foreign, spec_object.identifier, spec_object.long_name or ""]
+        named = [v.strip() for k, v in values.items() if k.casefold() in _rules()["id_attributes"]]
+        candidates = [foreign, *named, spec_object.identifier, spec_object.long_name or ""]
         for candidate in candidates:
             if candidate and is_item_id(candidate) and candidate not in self.used:
                 return candidate
@@ -267,6 +268,8 @@ class _Mapper:
         title = " ".join(title.split()) or _first_sentence(text)
         values.pop(FOREIGN_ID, None)
         values.pop(KIND, None)
+        for name in [k for k, v in values.items() if k.casefold() in _rules()["id_attributes"] and v.strip() == item_id]:
+            del values[name]  # the ID attribute the item's ID was taken from
         source = values.pop(SOURCE, "item") or "item"
         record = Record(item_id, kind_prefix(item_id), title, text.strip("\n"), document, 0, chapters,
                         source="hara" if source == "hara" else "item")
@@ -442,7 +445,7 @@ def _default_namespace(data: bytes) -> bytes:
         return data  # the library reports what is wrong
     if etree.QName(root).namespace != NS or None in root.nsmap:
         return data
-    nsmap = {None: NS, **{k: v for k, v in root.nsmap.items() if k is not None}}
+    nsmap = {None: NS, **{k: v for k, v in root.nsmap.items() if k is not None and v != NS}}
     new_root = etree.Element(root.tag, attrib=dict(root.attrib), nsmap=nsmap)
     new_root.text = root.text
     for child in list(root):
@@ -476,7 +479,25 @@ def _schema_problem(data: bytes) -> str | None:
     return ", ".join(filter(None, [where, f"at {path}" if path else ""])) + f": {reason[:240]}"
 
 
-def _parse_one(data: bytes, source: str) -> Any:
+def _with_last_change(data: bytes) -> tuple[bytes, int]:
+    """``data`` with a ``LAST-CHANGE`` added to every identified element that has none (early ProR files
+    leave it out although ReqIF requires it, and the reqif library cannot read them), and how many."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        return data, 0
+    count = 0
+    for element in root.iter():
+        if isinstance(element.tag, str) and "IDENTIFIER" in element.attrib and "LAST-CHANGE" not in element.attrib:
+            element.set("LAST-CHANGE", "1970-01-01T00:00:00Z")
+            count += 1
+    return (etree.tostring(root, xml_declaration=True, encoding="UTF-8"), count) if count else (data, 0)
+
+
+def _parse_one(data: bytes, source: str, problems: list[ImportProblem]) -> Any:
     """The library's bundle of one ReqIF document; InputError naming what is wrong and where otherwise."""
     from reqif.models.error_handling import ReqIFXMLParsingError
     from reqif.parser import ReqIFParser
@@ -490,10 +511,21 @@ def _parse_one(data: bytes, source: str) -> Any:
     except ReqIFXMLParsingError as exc:
         raise InputError(f"{source}: not a readable ReqIF file: {_short(exc)}") from None
     except Exception as exc:  # the library raises assorted errors for XML that is not valid ReqIF
-        problem = _schema_problem(data)
-        detail = f"not valid ReqIF: {problem}" if problem else \
-            f"ReqIF the reqif library cannot read ({type(exc).__name__}: {_short(exc)})"
-        raise InputError(f"{source}: {detail}") from None
+        first = exc
+    repaired, count = _with_last_change(_default_namespace(data))
+    if count:
+        try:
+            bundle = ReqIFParser.parse_from_string(repaired.decode("utf-8"))
+        except Exception:
+            pass
+        else:
+            problems.append(ImportProblem(source, f"{count} elements have no LAST-CHANGE, which ReqIF requires; "
+                                                  "read anyway"))
+            return bundle
+    problem = _schema_problem(data)
+    detail = f"not valid ReqIF: {problem}" if problem else \
+        f"ReqIF the reqif library cannot read ({type(first).__name__}: {_short(first)})"
+    raise InputError(f"{source}: {detail}") from None
 
 
 def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRecord], list[ImportProblem]]:
@@ -513,7 +545,7 @@ def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRe
             with zipfile.ZipFile(path) as zipped:
                 for name in zipped.namelist():
                     if name.lower().endswith((".reqif", ".xml")):
-                        bundles.append(_parse_one(zipped.read(name), f"{source}!{name}"))
+                        bundles.append(_parse_one(zipped.read(name), f"{source}!{name}", problems))
                     elif not name.endswith("/"):
                         problems.append(ImportProblem(name, "attachment not imported (safereq documents are text)"))
         except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
@@ -521,7 +553,7 @@ def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRe
         if not bundles:
             raise InputError(f"{source}: the archive holds no .reqif file")
     else:
-        bundles.append(_parse_one(data, source))
+        bundles.append(_parse_one(data, source, problems))
     documents: list[DocumentRecord] = []
     for bundle in bundles:
         for exc in getattr(bundle, "exceptions", None) or []:
