@@ -111,3 +111,11 @@ def test_a_pror_id_attribute_gives_the_item_its_id(tmp_path, capsys):
     status, err = _import(capsys, source, tmp_path / "out")
     assert status == 0 and "has no safereq meaning" not in err, err
     assert [(r.id, r.text) for r in records_of([tmp_path / "out"])] == [("UC-1", "Create a new object.")]
+
+
+def test_the_one_xhtml_value_of_an_object_is_its_statement_whatever_its_name(tmp_path, capsys):
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "TC1200 AttributeDefinitionXHTML": "<xhtml:p>Rich text.</xhtml:p>",
+                       "TC1200 AttributeDefinitionString": "a string"})]
+    source = _write(tmp_path, build(tree, xhtml=frozenset({"TC1200 AttributeDefinitionXHTML"})))
+    assert _import(capsys, source, tmp_path / "out")[0] == 0
+    assert [r.text for r in records_of([tmp_path / "out"])] == ["Rich text."]

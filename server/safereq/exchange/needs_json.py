@@ -155,6 +155,18 @@ class _Reader:
         return out
 
 
+def _text_of(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _content(read: _Reader, need_id: str, need: dict[str, Any]) -> str:
+    """The statement: ``content``, else ``description`` (what sphinx-needs wrote before 1.0)."""
+    content = read.text(need_id, "content", need.get("content")).strip("\n")
+    if content.strip():
+        return content
+    return read.text(need_id, "description", need.get("description")).strip("\n")
+
+
 def parse(text: str, source: str, version: str | None = None) -> tuple[list[DocumentRecord], list[ImportProblem]]:
     """Records from a needs.json text, one document per need type; InputError when it is not one."""
     data = _load(text, source)
@@ -189,8 +201,7 @@ def parse(text: str, source: str, version: str | None = None) -> tuple[list[Docu
         document = read.text(need_id, "safereq_document", need.get("safereq_document"))
         chapters = read.text(need_id, "safereq_chapters", need.get("safereq_chapters"))
         record = Record(need_id, kind_prefix(need_id) or need_type.upper(),
-                        read.text(need_id, "title", need.get("title")), read.text(need_id, "content",
-                                                                                   need.get("content")).strip("\n"),
+                        read.text(need_id, "title", need.get("title")), _content(read, need_id, need),
                         document or read.text(need_id, "docname", need.get("docname")), 0,
                         tuple(c for c in chapters.split(" / ") if c),
                         source="hara" if need.get("safereq_source") == "hara" else "item")
@@ -218,6 +229,8 @@ def parse(text: str, source: str, version: str | None = None) -> tuple[list[Docu
                 elif field_name == "tags" and value:
                     problems.append(ImportProblem(need_id, f"tags {value!r} not mapped "
                                                            "(safereq has no tags)"))
+            elif field_name == "description" and not _text_of(need.get("content")):
+                continue  # it is the statement (see _content)
             elif value not in (None, "", [], {}):
                 record.extra[field_name] = read.text(need_id, field_name, value) if isinstance(value, str) \
                     else json.dumps(value, ensure_ascii=False)

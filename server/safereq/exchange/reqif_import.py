@@ -181,6 +181,7 @@ class _Mapper:
         self.heading_attributes = frozenset(rules["heading_attributes"])
         # Unmapped attributes and relation types, reported once per name with the items they occur on.
         self.unmapped: dict[str, list[str]] = defaultdict(list)
+        self.xhtml_names: set[str] = set()  # long names of XHTML attributes: rich text, the statement's type
 
     def _value(self, attribute: Any) -> str:
         definition = self.definitions.get(attribute.definition_ref)
@@ -213,6 +214,8 @@ class _Mapper:
             definition = self.definitions.get(attribute.definition_ref)
             name = (getattr(definition, "long_name", None) or attribute.definition_ref).strip()
             out[name] = self._value(attribute)
+            if attribute.attribute_type.name == "XHTML":
+                self.xhtml_names.add(name)
         return out
 
     def _id(self, spec_object: Any, values: dict[str, str], number: int) -> str:
@@ -300,12 +303,13 @@ class _Mapper:
                 return values.pop(name)
         return ""
 
-    @staticmethod
-    def _text(values: dict[str, str], remove: bool) -> str:
+    def _text(self, values: dict[str, str], remove: bool) -> str:
         """The statement: ``ReqIF.Text``, else the attribute that holds the text in other tools' files (DOORS'
         "Object Text", "RichText"/"PlainText", Enterprise Architect's "...-TXT", a "Description"): a name
         whose last word (split at CamelCase, '_', '-', '.', blanks) is "text" or "txt", or a name of
-        rules/exchange.yaml. The most preferred non-empty one wins; ``remove`` takes it out of ``values``."""
+        rules/exchange.yaml. The most preferred non-empty one wins; without any, the object's one XHTML value
+        if it has exactly one (rich text is what tools hold statements in). ``remove`` takes it out of
+        ``values``."""
         rules = _rules()
         candidates = []
         for name, value in values.items():
@@ -317,6 +321,10 @@ class _Mapper:
                 rank = next((i for i, p in enumerate(rules["text_preference"]) if folded == p), len(rules["text_preference"]))
                 candidates.append((rank, name))
         if not candidates:
+            rich = [n for n, v in values.items() if n in self.xhtml_names and v.strip()
+                    and n.casefold() not in self.heading_attributes]
+            if len(rich) == 1:
+                return values.pop(rich[0]) if remove else values[rich[0]]
             if remove:
                 values.pop(TEXT, None)
             return ""
