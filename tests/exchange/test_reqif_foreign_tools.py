@@ -96,13 +96,30 @@ def test_strictdoc_escaped_strings_read_as_their_text(tmp_path, capsys):
     assert record.title == "Limit § torque" and record.text == "First line\nsecond line"
 
 
+ENUM = """<DATATYPE-DEFINITION-ENUMERATION IDENTIFIER="dt-e" LONG-NAME="T_Status"><SPECIFIED-VALUES>
+<ENUM-VALUE IDENTIFIER="ev-1" LONG-NAME="approved"><PROPERTIES><EMBEDDED-VALUE/></PROPERTIES></ENUM-VALUE>
+</SPECIFIED-VALUES></DATATYPE-DEFINITION-ENUMERATION>"""
+
+
 def test_an_early_pror_file_without_last_change_is_read_and_the_gap_reported(tmp_path, capsys):
     tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1", "ReqIF.Text": "<xhtml:div>The lamp shall light.</xhtml:div>"})]
-    source = _write(tmp_path, build(tree).replace(' LAST-CHANGE="2024-01-01T00:00:00Z"', ""))
+    text = build(tree).replace(' LAST-CHANGE="2024-01-01T00:00:00Z"', "").replace("</DATATYPES>", ENUM + "</DATATYPES>")
+    source = _write(tmp_path, text)
     status, err = _import(capsys, source, tmp_path / "out")
     assert status == 0, err
-    assert "have no LAST-CHANGE, which ReqIF requires; read anyway" in err
+    assert "elements have no LAST-CHANGE; 1 enumeration values have no KEY or OTHER-CONTENT, which ReqIF " \
+           "requires; read anyway" in err
     assert [r.text for r in records_of([tmp_path / "out"])] == ["The lamp shall light."]
+
+
+def test_a_file_the_library_cannot_read_names_the_schema_error_and_its_line(tmp_path, capsys):
+    tree = [Obj("o1", {"ReqIF.ForeignID": "FSR-1"}), Obj("o2", {"ReqIF.ForeignID": "FSR-2"})]
+    text = build(tree, relations=(("Derived from", "o1", "o2"),))
+    text = text.replace('<TYPE><SPEC-RELATION-TYPE-REF>', '<X><SPEC-RELATION-TYPE-REF>').replace(
+        '</SPEC-RELATION-TYPE-REF></TYPE>', '</SPEC-RELATION-TYPE-REF></X>')
+    status, err = _import(capsys, _write(tmp_path, text), tmp_path / "out")
+    assert status == 2 and "not valid ReqIF: line 20, at /REQ-IF/" in err and "SPEC-RELATION" in err, err
+    assert "AssertionError" not in err and "more schema errors" not in err  # one error: no count
 
 
 def test_a_pror_id_attribute_gives_the_item_its_id(tmp_path, capsys):

@@ -12,6 +12,7 @@ the item's table of foreign attributes and reported.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 import xml.etree.ElementTree as ET
 import zipfile
@@ -461,6 +462,9 @@ def _default_namespace(data: bytes) -> bytes:
     return etree.tostring(new_root, xml_declaration=True, encoding="UTF-8")
 
 
+_MAX_SCHEMA_ERRORS = 100
+
+
 @cache
 def _schema() -> Any:
     import reqif
@@ -476,33 +480,48 @@ def _schema_problem(data: bytes) -> str | None:
 
         parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
         root = etree.fromstring(_default_namespace(data), parser)  # lxml keeps line numbers for the message
-        error = next(iter(_schema().iter_errors(root)), None)
+        errors = list(itertools.islice(_schema().iter_errors(root), _MAX_SCHEMA_ERRORS))
     except Exception:  # the schema check is a diagnosis of a file already refused; never a second error
         return None
-    if error is None:
+    if not errors:
         return None
+    error = errors[0]
     where = f"line {error.sourceline}" if getattr(error, "sourceline", None) else ""
     path = getattr(error, "path", None)
     reason = " ".join(str(getattr(error, "reason", None) or error.message).split())
-    return ", ".join(filter(None, [where, f"at {path}" if path else ""])) + f": {reason[:240]}"
+    more = len(errors) - 1
+    count = f" ({more}{'+' if len(errors) == _MAX_SCHEMA_ERRORS else ''} more schema errors)" if more else ""
+    return ", ".join(filter(None, [where, f"at {path}" if path else ""])) + f": {reason[:240]}{count}"
 
 
-def _with_last_change(data: bytes) -> tuple[bytes, int]:
-    """``data`` with a ``LAST-CHANGE`` added to every identified element that has none (early ProR files
-    leave it out although ReqIF requires it, and the reqif library cannot read them), and how many."""
+def _repaired(data: bytes) -> tuple[bytes, list[str]]:
+    """``data`` with what early ProR files leave out although ReqIF requires it, and without which the
+    reqif library cannot read them, put in: a ``LAST-CHANGE`` on identified elements, a ``KEY`` (the
+    value's position) and ``OTHER-CONTENT`` on enumeration values. Returns the bytes and what was added."""
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError:
-        return data, 0
-    count = 0
+        return data, []
+    stamps = keys = 0
     for element in root.iter():
-        if isinstance(element.tag, str) and "IDENTIFIER" in element.attrib and "LAST-CHANGE" not in element.attrib:
+        if not isinstance(element.tag, str):
+            continue
+        if "IDENTIFIER" in element.attrib and "LAST-CHANGE" not in element.attrib:
             element.set("LAST-CHANGE", "1970-01-01T00:00:00Z")
-            count += 1
-    return (etree.tostring(root, xml_declaration=True, encoding="UTF-8"), count) if count else (data, 0)
+            stamps += 1
+        if etree.QName(element).localname == "EMBEDDED-VALUE" and (
+                "KEY" not in element.attrib or "OTHER-CONTENT" not in element.attrib):
+            value = element.getparent().getparent() if element.getparent() is not None else None
+            siblings = list(value.getparent()) if value is not None and value.getparent() is not None else []
+            element.set("KEY", element.get("KEY") or str(siblings.index(value) if value in siblings else 0))
+            element.set("OTHER-CONTENT", element.get("OTHER-CONTENT") or "")
+            keys += 1
+    added = ([f"{stamps} elements have no LAST-CHANGE"] if stamps else []) + \
+        ([f"{keys} enumeration values have no KEY or OTHER-CONTENT"] if keys else [])
+    return (etree.tostring(root, xml_declaration=True, encoding="UTF-8"), added) if added else (data, [])
 
 
 def _parse_one(data: bytes, source: str, problems: list[ImportProblem]) -> Any:
@@ -520,15 +539,14 @@ def _parse_one(data: bytes, source: str, problems: list[ImportProblem]) -> Any:
         raise InputError(f"{source}: not a readable ReqIF file: {_short(exc)}") from None
     except Exception as exc:  # the library raises assorted errors for XML that is not valid ReqIF
         first = exc
-    repaired, count = _with_last_change(_default_namespace(data))
-    if count:
+    repaired, added = _repaired(_default_namespace(data))
+    if added:
         try:
             bundle = ReqIFParser.parse_from_string(repaired.decode("utf-8"))
         except Exception:
             pass
         else:
-            problems.append(ImportProblem(source, f"{count} elements have no LAST-CHANGE, which ReqIF requires; "
-                                                  "read anyway"))
+            problems.append(ImportProblem(source, "; ".join(added) + ", which ReqIF requires; read anyway"))
             return bundle
     problem = _schema_problem(data)
     detail = f"not valid ReqIF: {problem}" if problem else \
