@@ -89,6 +89,7 @@ def extra_options() -> list[str]:
 # rather than walked, so that no nesting can exhaust the stack.
 _MAX_DEPTH = 64
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_CONDITION_RE = re.compile(r"([^\[\]]+)(\[.*\])")
 
 
 def _load(text: str, source: str) -> Any:
@@ -146,9 +147,14 @@ class _Reader:
         values = value if isinstance(value, list) else [value] if value not in (None, "") else []
         out = []
         for target in values:
-            text = self.text(need_id, field_name, target) if isinstance(target, (str, int)) else ""
-            if text.strip():
-                out.append(text.strip())
+            text = self.text(need_id, field_name, target).strip() if isinstance(target, (str, int)) else ""
+            condition = _CONDITION_RE.fullmatch(text)
+            if condition:  # sphinx-needs' link condition, 'REQ_1[status=="open"]': safereq links have none
+                self.problems.append(ImportProblem(need_id, f"link {field_name!r} to {condition.group(1)} has a "
+                                                            f"condition {condition.group(2)!r}; linked without it"))
+                text = condition.group(1)
+            if text:
+                out.append(text)
             elif target not in (None, ""):
                 self.problems.append(ImportProblem(need_id, f"link {field_name!r} holds a JSON "
                                                             f"{type(target).__name__}, not an ID; left out"))
@@ -278,9 +284,19 @@ def _rename_ids(records: list[Record], problems: list[ImportProblem]) -> None:
         problems.append(ImportProblem(new, f"need ID {record.id!r} is not an ID safereq reads; written as {new}"))
         record.extra.setdefault("sphinx-needs id", record.id)
         record.id, record.kind = new, kind_prefix(new)
-    if renamed:
-        for record in records:
-            record.links = {key: [renamed.get(t, t) for t in targets] for key, targets in record.links.items()}
+    labels = attribute_labels()
+    for record in records:
+        links: dict[str, list[str]] = {}
+        for key, targets in record.links.items():
+            for target in (renamed.get(t, t) for t in targets):
+                if is_item_id(target):
+                    links.setdefault(key, []).append(target)
+                else:  # not an ID: it cannot be a link; kept as text and named
+                    label = f"{labels.get(key, key)} (not an ID)"
+                    record.extra[label] = ", ".join(filter(None, [record.extra.get(label, ""), target]))
+                    problems.append(ImportProblem(record.id, f"link target {target!r} is not an ID; kept in the "
+                                                             "table of foreign attributes"))
+        record.links = links
 
 
 def _title(group: str) -> str:
