@@ -11,14 +11,9 @@ the item's table of foreign attributes and reported.
 
 from __future__ import annotations
 
-import html
-import itertools
 import re
-import xml.etree.ElementTree as ET
-import zipfile
 from collections import defaultdict
 from functools import cache
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -26,98 +21,17 @@ from ..data import load_rules_yaml
 from ..model.ids import is_item_id, kind_prefix
 from ..model.vocabulary import load_vocabulary
 from .errors import ImportProblem, InputError
+from .markup import looks_like_html, xhtml_text
 from .records import LINK_KEYS, DocumentRecord, Record, attribute_labels
-from .reqif_io import CHAPTER, DOC_PREFIX, FOREIGN_ID, KIND, NAME, NS, SOURCE, TEXT, UNRESOLVED
+from .reqif_files import read_bundles, schema_problem_of, short
+from .reqif_io import DOC_PREFIX, FOREIGN_ID, KIND, NAME, SOURCE, TEXT, UNRESOLVED
 
-_BLOCK = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol", "blockquote",
-          "dd", "dt"}
-# A string value that is HTML markup rather than text: it starts with a tag of HTML's and closes one.
-_HTML_START_RE = re.compile(r"\s*<(?:[A-Za-z][\w.-]*:)?(?:" + "|".join(sorted(_BLOCK | {"span", "b", "i", "em", "strong",
-                            "br", "a", "u", "sup", "sub", "code"})) + r")\b[^>]*>", re.IGNORECASE)
 _WORD_SPLIT_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[\s_.\-]+")
 
 
 @cache
 def _rules() -> dict[str, Any]:
     return load_rules_yaml("exchange.yaml")["reqif"]
-
-
-def xhtml_text(markup: str) -> str:
-    """Plain text of an XHTML value: a paragraph per block element, a line break per ``<br/>``."""
-    # Tools bind the XHTML namespace to different prefixes (xhtml:, reqif-xhtml:, html:) or declare it on
-    # the root element only, so prefixes are dropped before parsing the fragment on its own.
-    plain = re.sub(r"<(/?)[A-Za-z_][\w.-]*:", r"<\1", markup)
-    plain = re.sub(r"\s+xmlns(?::[\w.-]+)?=\"[^\"]*\"", "", plain)
-    try:
-        root = ET.fromstring(f"<wrap>{plain}</wrap>")
-    except ET.ParseError:
-        return html_text(plain)
-    paragraphs: list[str] = []
-    current: list[str] = []
-
-    def flush() -> None:
-        text = "".join(current).strip()
-        if text:
-            paragraphs.append("\n".join(line.strip() for line in text.split("\n")))
-        current.clear()
-
-    def walk(element: ET.Element) -> None:
-        tag = element.tag.rsplit("}", 1)[-1].lower()
-        if tag in _BLOCK:
-            flush()
-        if tag == "br":
-            current.append("\n")
-        if element.text:
-            current.append(re.sub(r"\s+", " ", element.text))
-        for child in element:
-            walk(child)
-            if child.tail:
-                current.append(re.sub(r"\s+", " ", child.tail))
-        if tag in _BLOCK:
-            flush()
-
-    walk(root)
-    flush()
-    return "\n\n".join(p.replace(" \n", "\n").replace("\n ", "\n") for p in paragraphs)
-
-
-class _HTMLText(HTMLParser):
-    """Plain text of HTML that is not well-formed XML (``<br>``, unclosed ``<p>``), read the way
-    :func:`xhtml_text` reads XHTML: a paragraph per block element, a line break per ``<br>``."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.paragraphs: list[str] = []
-        self.current: list[str] = []
-
-    def flush(self) -> None:
-        text = "".join(self.current).strip()
-        if text:
-            self.paragraphs.append("\n".join(line.strip() for line in text.split("\n")))
-        self.current.clear()
-
-    def handle_starttag(self, tag: str, attrs: Any) -> None:
-        tag = tag.rsplit(":", 1)[-1]
-        if tag == "br":
-            self.current.append("\n")
-        elif tag in _BLOCK:
-            self.flush()
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag.rsplit(":", 1)[-1] in _BLOCK:
-            self.flush()
-
-    def handle_data(self, data: str) -> None:
-        self.current.append(re.sub(r"\s+", " ", data))
-
-
-def html_text(markup: str) -> str:
-    """Plain text of HTML markup (see :class:`_HTMLText`)."""
-    reader = _HTMLText()
-    reader.feed(markup)
-    reader.close()
-    reader.flush()
-    return "\n\n".join(p.replace(" \n", "\n").replace("\n ", "\n") for p in reader.paragraphs)
 
 
 def _strictdoc_string(value: str) -> str:
@@ -197,7 +111,7 @@ class _Mapper:
         if kind == "STRING":
             if self.strictdoc:
                 value = _strictdoc_string(value)
-            if _HTML_START_RE.match(value) and re.search(r"</[^>]+>|<br\s*/?>", value, re.IGNORECASE):
+            if looks_like_html(value):
                 return xhtml_text(value)  # HTML held in a string (StrictDoc's HTML markup, some exporters)
         return value
 
@@ -434,168 +348,22 @@ def _slug(title: str) -> str:
     return slug[:60] or "specification"
 
 
-_PREFIXED_ROOT_RE = re.compile(rb"<([A-Za-z_][\w.-]*):REQ-IF[\s>]")
-
-
-def _default_namespace(data: bytes) -> bytes:
-    """``data`` with the ReqIF namespace as the default one when its root is prefixed (``<reqif:REQ-IF
-    xmlns:reqif=...>``, valid ReqIF that Eclipse RMF writes): the ``reqif`` library reads only unprefixed
-    roots. Other files are returned as they are."""
-    head = data[:4096].lstrip(b"\xef\xbb\xbf")
-    m = _PREFIXED_ROOT_RE.search(head)
-    if m is None:
-        return data
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        return data  # the library reports what is wrong
-    if etree.QName(root).namespace != NS or None in root.nsmap:
-        return data
-    nsmap = {None: NS, **{k: v for k, v in root.nsmap.items() if k is not None and v != NS}}
-    new_root = etree.Element(root.tag, attrib=dict(root.attrib), nsmap=nsmap)
-    new_root.text = root.text
-    for child in list(root):
-        new_root.append(child)
-    return etree.tostring(new_root, xml_declaration=True, encoding="UTF-8")
-
-
-_MAX_SCHEMA_ERRORS = 100
-
-
-@cache
-def _schema() -> Any:
-    import reqif
-    import xmlschema
-
-    return xmlschema.XMLSchema(str(Path(reqif.__file__).parent / "reqif_schema" / "reqif.xsd"))
-
-
-def _schema_problem(data: bytes) -> str | None:
-    """What the ReqIF schema finds wrong first, with its line and element, or None."""
-    try:
-        from lxml import etree
-
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-        root = etree.fromstring(_default_namespace(data), parser)  # lxml keeps line numbers for the message
-        errors = list(itertools.islice(_schema().iter_errors(root), _MAX_SCHEMA_ERRORS))
-    except Exception:  # the schema check is a diagnosis of a file already refused; never a second error
-        return None
-    if not errors:
-        return None
-    error = errors[0]
-    where = f"line {error.sourceline}" if getattr(error, "sourceline", None) else ""
-    path = getattr(error, "path", None)
-    reason = " ".join(str(getattr(error, "reason", None) or error.message).split())
-    more = len(errors) - 1
-    count = f" ({more}{'+' if len(errors) == _MAX_SCHEMA_ERRORS else ''} more schema errors)" if more else ""
-    return ", ".join(filter(None, [where, f"at {path}" if path else ""])) + f": {reason[:240]}{count}"
-
-
-def _repaired(data: bytes) -> tuple[bytes, list[str]]:
-    """``data`` with what early ProR files leave out although ReqIF requires it, and without which the
-    reqif library cannot read them, put in: a ``LAST-CHANGE`` on identified elements, a ``KEY`` (the
-    value's position) and ``OTHER-CONTENT`` on enumeration values. Returns the bytes and what was added."""
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        return data, []
-    stamps = keys = 0
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
-        if "IDENTIFIER" in element.attrib and "LAST-CHANGE" not in element.attrib:
-            element.set("LAST-CHANGE", "1970-01-01T00:00:00Z")
-            stamps += 1
-        if etree.QName(element).localname == "EMBEDDED-VALUE" and (
-                "KEY" not in element.attrib or "OTHER-CONTENT" not in element.attrib):
-            value = element.getparent().getparent() if element.getparent() is not None else None
-            siblings = list(value.getparent()) if value is not None and value.getparent() is not None else []
-            element.set("KEY", element.get("KEY") or str(siblings.index(value) if value in siblings else 0))
-            element.set("OTHER-CONTENT", element.get("OTHER-CONTENT") or "")
-            keys += 1
-    added = ([f"{stamps} elements have no LAST-CHANGE"] if stamps else []) + \
-        ([f"{keys} enumeration values have no KEY or OTHER-CONTENT"] if keys else [])
-    return (etree.tostring(root, xml_declaration=True, encoding="UTF-8"), added) if added else (data, [])
-
-
-def _parse_one(data: bytes, source: str, problems: list[ImportProblem]) -> Any:
-    """The library's bundle of one ReqIF document; InputError naming what is wrong and where otherwise."""
-    from reqif.models.error_handling import ReqIFXMLParsingError
-    from reqif.parser import ReqIFParser
-
-    try:
-        text = _default_namespace(data).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{source}: not UTF-8 text; ReqIF files are UTF-8 XML") from None
-    try:
-        return ReqIFParser.parse_from_string(text)
-    except ReqIFXMLParsingError as exc:
-        raise InputError(f"{source}: not a readable ReqIF file: {_short(exc)}") from None
-    except Exception as exc:  # the library raises assorted errors for XML that is not valid ReqIF
-        first = exc
-    repaired, added = _repaired(_default_namespace(data))
-    if added:
-        try:
-            bundle = ReqIFParser.parse_from_string(repaired.decode("utf-8"))
-        except Exception:
-            pass
-        else:
-            problems.append(ImportProblem(source, "; ".join(added) + ", which ReqIF requires; read anyway"))
-            return bundle
-    problem = _schema_problem(data)
-    detail = f"not valid ReqIF: {problem}" if problem else \
-        f"ReqIF the reqif library cannot read ({type(first).__name__}: {_short(first)})"
-    raise InputError(f"{source}: {detail}") from None
-
-
 def parse_file(path: Path, archive: bool | None = None) -> tuple[list[DocumentRecord], list[ImportProblem]]:
     """Records of a ``.reqif`` file, or of a ``.reqifz`` archive (``archive``; default: by the suffix);
     InputError for a file that is not readable ReqIF."""
     problems: list[ImportProblem] = []
     source = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{source}: cannot read: {exc.strerror or exc}") from None
-    bundles = []
-    if archive if archive is not None else path.suffix.lower() == ".reqifz":
-        if not zipfile.is_zipfile(path):
-            raise InputError(f"{source}: not a ReqIFz archive (a .reqifz file is a zip)")
-        try:
-            with zipfile.ZipFile(path) as zipped:
-                for name in zipped.namelist():
-                    if name.lower().endswith((".reqif", ".xml")):
-                        bundles.append(_parse_one(zipped.read(name), f"{source}!{name}", problems))
-                    elif not name.endswith("/"):
-                        problems.append(ImportProblem(name, "attachment not imported (safereq documents are text)"))
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
-            raise InputError(f"{source}: a damaged ReqIFz archive: {_short(exc)}") from None
-        if not bundles:
-            raise InputError(f"{source}: the archive holds no .reqif file")
-    else:
-        bundles.append(_parse_one(data, source, problems))
     documents: list[DocumentRecord] = []
-    for bundle in bundles:
+    for bundle in read_bundles(path, archive, problems):
         for exc in getattr(bundle, "exceptions", None) or []:
-            problems.append(ImportProblem(source, f"ReqIF schema: {_short(exc)}"))
+            problems.append(ImportProblem(source, f"ReqIF schema: {short(exc)}"))
         try:
             documents += _Mapper(bundle, source, problems).documents()
         except InputError:
             raise
         except (AttributeError, KeyError, TypeError, AssertionError, ValueError, NotImplementedError) as exc:
-            problem = _schema_problem(data) if not archive else None
+            problem = schema_problem_of(path) if not archive and path.suffix.lower() != ".reqifz" else None
             detail = f"not valid ReqIF: {problem}" if problem else \
-                f"ReqIF content safereq cannot map: {type(exc).__name__}: {_short(exc)}"
+                f"ReqIF content safereq cannot map: {type(exc).__name__}: {short(exc)}"
             raise InputError(f"{source}: {detail}") from None
     return documents, problems
-
-
-def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:300] or type(exc).__name__
