@@ -182,6 +182,9 @@ def test_an_interrupted_import_leaves_no_document_that_blocks_the_next_run(tmp_p
     left = sorted(p.name for p in out.iterdir())
     assert all(p.stat().st_size > 0 for p in out.iterdir()), left  # no empty document
     assert not [n for n in left if n.endswith(".safereq-tmp")], left
+    # A killed import (no clean-up at all) leaves its temporary file; the next run removes it.
+    (out / ".tc.md.abc123.safereq-tmp").write_text("half a docu", encoding="utf-8")
     # The same import again completes without --force: what is there is what it would write.
     assert main(["import", str(source), "-o", str(out)]) == 0, capsys.readouterr().err
     assert {r.id for r in _records(out)} == {"FSR-1", "TC-1"}
+    assert not list(out.glob("*.safereq-tmp")) and not list(out.glob(".*.safereq-tmp"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import glob
 import os
 import sys
 from pathlib import Path
@@ -135,9 +136,13 @@ def _same(target: Path, text: str) -> bool:
 def _write_atomically(target: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``target`` and rename it into place: an interrupted import
     leaves either the whole document or none (never an empty one that blocks the next run), and the rename
-    replaces a name, never follows a link that appears meanwhile."""
+    replaces a name, never follows a link that appears meanwhile. A temporary file of the same document
+    that a killed import left behind is removed first."""
     import tempfile
 
+    for stale in target.parent.glob(f".{glob.escape(target.name)}.*.safereq-tmp"):  # left by a killed import
+        with contextlib.suppress(OSError):
+            stale.unlink()
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".safereq-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
