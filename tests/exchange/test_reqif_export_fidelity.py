@@ -10,6 +10,7 @@ from pathlib import Path
 from safereq.cli.main import main
 
 from .conftest import comparable, records_of
+from .test_export import _reqif_schema
 
 
 def _export(capsys, *args: str) -> tuple[int, str]:
@@ -71,6 +72,8 @@ def test_every_definition_of_a_duplicated_id_is_exported_and_named(wiper, tmp_pa
     assert status == 0 and "exported 8 items" in err
     assert "FSR-10 is defined 2 times" in err and "wiper/more.md:3" in err
     assert "The second text shall stay." in target.read_text(encoding="utf-8")
+    errors = list(_reqif_schema().iter_errors(str(target)))  # two definitions, still valid ReqIF
+    assert not errors, str(errors[0])[:800]
     content = _content(target)
     names = _names(content)
     foreign = [a.value for o in content.spec_objects for a in o.attributes if names[a.definition_ref] == "ReqIF.ForeignID"]
