@@ -26,6 +26,13 @@ if [ ! -x "$SARIF_TOOL_DIR/node_modules/.bin/sarif-multitool" ]; then
   npm install --prefix "$SARIF_TOOL_DIR" --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0
 fi
 
+say "setup: StrictDoc (own environment: it pins versions the project's environment does not take)"
+STRICTDOC_DIR=.cache/strictdoc
+if [ ! -x "$STRICTDOC_DIR/bin/strictdoc" ]; then
+  "$PY" -m venv "$STRICTDOC_DIR"
+  "$STRICTDOC_DIR/bin/python" -m pip install -q "strictdoc==0.30.4"
+fi
+
 say "setup: Python environment (.venv)"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null

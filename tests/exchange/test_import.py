@@ -160,3 +160,35 @@ def test_a_foreign_needs_json_gets_ids_safereq_reads(tmp_path, capsys):
     assert by_id["REQ_1"].attributes == {"status": "open"}
     text = (tmp_path / "out" / "req.md").read_text(encoding="utf-8")
     assert "| priority | high |" in text and "| sphinx-needs id | req_1 |" in text
+
+
+def test_an_old_needs_json_with_description_instead_of_content_keeps_the_statement(tmp_path, capsys):
+    needs = {"versions": {"1.0": {"needs": {
+        "FSR-1": {"id": "FSR-1", "type": "req", "title": "Hold", "description": "The brake shall hold."},
+        "FSR-2": {"id": "FSR-2", "type": "req", "title": "Both", "content": "Content wins.", "description": "Kept."},
+    }}}}
+    source = tmp_path / "needs.json"
+    source.write_text(json.dumps(needs), encoding="utf-8")
+    status, err = run(capsys, "import", str(source), "-o", str(tmp_path / "out"))
+    assert status == 0, err
+    records = {r.id: r for r in records_of([tmp_path / "out"])}
+    assert records["FSR-1"].text == "The brake shall hold." and records["FSR-2"].text == "Content wins."
+    assert "field 'description' has no safereq meaning" in err  # FSR-2's, not FSR-1's
+    assert "FSR-2: field 'description'" in err
+
+
+def test_needs_link_conditions_and_targets_that_are_no_ids_are_named_not_written_as_links(tmp_path, capsys):
+    needs = {"versions": {"": {"needs": {
+        "SG-1": {"id": "SG-1", "type": "sg", "title": "Goal", "content": "The goal."},
+        "FSR-1": {"id": "FSR-1", "type": "fsr", "title": "Req", "content": "The requirement.",
+                  "derived_from": ['SG-1[status=="open"]', "not an id!"]},
+    }}}}
+    source = tmp_path / "needs.json"
+    source.write_text(json.dumps(needs), encoding="utf-8")
+    status, err = run(capsys, "import", str(source), "-o", str(tmp_path / "out"))
+    assert status == 0 and "reads back" not in err, err
+    assert "has a condition '[status==\"open\"]'; linked without it" in err
+    assert "link target 'not an id!' is not an ID" in err
+    (record,) = [r for r in records_of([tmp_path / "out"]) if r.id == "FSR-1"]
+    assert record.links == {"derived-from": ["SG-1"]}
+    assert "not an id!" in (tmp_path / "out" / "fsr.md").read_text(encoding="utf-8")

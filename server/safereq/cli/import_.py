@@ -9,6 +9,9 @@ place), never dropped silently. Existing files are not overwritten unless ``--fo
 from __future__ import annotations
 
 import argparse
+import contextlib
+import glob
+import os
 import sys
 from pathlib import Path
 
@@ -51,6 +54,7 @@ def detect(path: Path, data: bytes) -> str:
 def _run(args: argparse.Namespace) -> int:
     from ..exchange.errors import InputError
     from ..exchange.markdown import file_name, render_document
+    from ..exchange.readback import readback
 
     path = Path(args.file)
     try:
@@ -75,27 +79,78 @@ def _run(args: argparse.Namespace) -> int:
     names: set[str] = set()
     for doc in documents:
         if not doc.records:
-            continue  # a specification without items (a safereq export of a README): nothing to write
+            continue  # a specification without items (a safereq export of a README): reported by the reader
         name = file_name(doc.path)
         stem, n = name[:-3], 2
-        while name in names:
+        while name.casefold() in names:
             name, n = f"{stem}-{n}.md", n + 1
-        names.add(name)
-        written.append((out_dir / name, render_document(doc)))
-    existing = [str(target) for target, _text in written if target.exists()]
+        names.add(name.casefold())
+        text = render_document(doc)
+        problems += readback(doc, text)
+        written.append((out_dir / name, text))
+    _refuse_links(out_dir, [target for target, _text in written])
+    # A document already there with the same text is not overwritten (an interrupted run, run again).
+    pending = [(target, text) for target, text in written if not _same(target, text)]
+    existing = [str(target) for target, _text in pending if os.path.lexists(target)]
     if existing and not args.force:
         raise InputError(f"would overwrite {', '.join(existing)}; give --force or another -o DIR")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for target, text in written:
-            target.write_text(text, encoding="utf-8")
+        for target, text in pending:
+            _write_atomically(target, text)
     except OSError as exc:
         raise InputError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
     if not args.quiet:
         for problem in problems:
-            print(f"safereq: {args.file}: {problem.where}: {problem.message}", file=sys.stderr)
+            print(f"safereq: {args.file}: {_printable(problem.where)}: {_printable(problem.message)}", file=sys.stderr)
     items = sum(len(d.records) for d in documents)
     print(f"safereq: imported {items} items into {len(written)} documents in {out_dir}"
           + (f"; {len(problems)} things not mapped as such (listed above)" if problems and not args.quiet else ""),
           file=sys.stderr)
     return 0
+
+
+def _printable(text: str) -> str:
+    """A message for the terminal: control characters of the imported file shown as escapes, not obeyed."""
+    return "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)
+
+
+def _refuse_links(out_dir: Path, targets: list[Path]) -> None:
+    """Refuse to write through a symbolic link: a link in the output folder (``imported/fsr.md`` →
+    ``~/.bashrc``) would make the import write outside the folder named, ``--force`` or not."""
+    from ..exchange.errors import InputError
+
+    for target in targets:
+        if target.is_symlink():
+            raise InputError(f"{target} is a symbolic link; safereq import writes only files inside {out_dir}, "
+                             "never through a link (remove it or give another -o DIR)")
+
+
+def _same(target: Path, text: str) -> bool:
+    try:
+        return not target.is_symlink() and target.is_file() and target.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``target`` and rename it into place: an interrupted import
+    leaves either the whole document or none (never an empty one that blocks the next run), and the rename
+    replaces a name, never follows a link that appears meanwhile. A temporary file of the same document
+    that a killed import left behind is removed first."""
+    import tempfile
+
+    for stale in target.parent.glob(f".{glob.escape(target.name)}.*.safereq-tmp"):  # left by a killed import
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".safereq-tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

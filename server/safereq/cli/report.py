@@ -19,7 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write a traceability report of the documents into a folder. See docs/report.md.",
     )
     add_arguments(p)
-    p.add_argument("-o", "--output", metavar="DIR", required=True, help="folder to write the report to")
+    p.add_argument("-o", "--output", metavar="DIR", required=True,
+                   help="folder to write the report to; for html, json and xlsx a name ending in .html, .json or "
+                        ".xlsx is the file itself")
     p.add_argument("--format", choices=("html", "json", "csv", "xlsx"), default="html",
                    help="html (index.html, the default), json (report.json), csv (three files) or xlsx")
     p.add_argument("--title", default="Traceability report", help="the page's title")
@@ -33,6 +35,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 
+# The one-file formats, and the suffixes that make ``-o`` name the file rather than a folder.
+_FILE_SUFFIXES = {"html": (".html", ".htm"), "json": (".json",), "xlsx": (".xlsx",)}
+
+
+def _destination(output: Path, fmt: str) -> tuple[Path, str | None]:
+    """(folder, file name) for ``-o``: ``-o rep.json`` with ``--format json`` writes ``rep.json`` itself;
+    a name without the format's suffix (or any name for the three CSV files) is a folder."""
+    if output.suffix.lower() in _FILE_SUFFIXES.get(fmt, ()) and not output.is_dir():
+        return output.parent, output.name
+    return output, None
+
+
 def _run(args: argparse.Namespace) -> int:
     from ..exchange.records import collect
     from ..report.coverage import compute
@@ -43,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
     for problem in loaded.problems:
         print(f"safereq: {problem.path}: {problem.message} (not in the report)", file=sys.stderr)
     coverage = compute(collect(workspace))
-    out_dir = Path(args.output)
+    out_dir, name = _destination(Path(args.output), args.format)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         if args.format == "html":
@@ -51,13 +65,14 @@ def _run(args: argparse.Namespace) -> int:
 
             from ..workspace.atomic import write_atomically
 
-            target = out_dir / "index.html"
+            target = out_dir / (name or "index.html")
             write_atomically(target, render(coverage, args.title).encode("utf-8"))  # never through a link
             written = [target]
         else:
             from ..report import tables
 
-            written = getattr(tables, f"write_{args.format}")(coverage, out_dir)
+            writer = getattr(tables, f"write_{args.format}")
+            written = writer(coverage, out_dir, name) if name else writer(coverage, out_dir)
     except OSError as exc:
         raise UsageError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
     summary = ", ".join(f"{row.measure} {row.percent:g}%" for row in coverage.overall) or "nothing to measure"

@@ -23,7 +23,10 @@ def _tag(item_id: str) -> str:
     return f"req {item_id}"
 
 
-def render(documents: list[DocumentRecord]) -> str:
+def render(documents: list[DocumentRecord], kinds: set[str] | None = None) -> str:
+    """The trace file of the workspace, or of the items of ``kinds`` only (one file per LOBSTER level); the
+    up references are found in the whole workspace either way, so a test case selected alone still refers
+    to the requirements that name it under "Verified by"."""
     records = all_records(documents)
     up: dict[str, list[str]] = defaultdict(list)
     for r in records:
@@ -37,7 +40,7 @@ def render(documents: list[DocumentRecord]) -> str:
     data: list[dict[str, Any]] = []
     seen: set[str] = set()
     for r in records:
-        if r.id in seen:
+        if r.id in seen or (kinds is not None and r.kind.upper() not in kinds):
             continue
         seen.add(r.id)
         text = r.text or r.title

@@ -8,6 +8,7 @@ checker uses (no second parser), so an export says exactly what ``safereq check`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -19,6 +20,17 @@ from ..workspace import Workspace
 LINK_KEYS = ("derived-from", "verified-by", "hazard", "safety-goal")
 # HARA columns that become attributes of the row's record.
 HARA_ATTRIBUTES = ("severity", "exposure", "controllability", "asil", "situation")
+
+
+# A CommonMark backslash escape (a backslash before ASCII punctuation), and the full-width colon that
+# safereq's importer escapes the same way so that a statement line is not read as an attribute.
+_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~：])")
+
+
+def unescape(text: str) -> str:
+    """Markdown text as the words it reads as: backslash escapes resolved (``ASIL\\: QM`` → ``ASIL: QM``).
+    Records carry words, not Markdown escapes, so an import that escaped them exports them unchanged."""
+    return _ESCAPE_RE.sub(r"\1", text) if "\\" in text else text
 
 
 @dataclass(slots=True)
@@ -66,7 +78,7 @@ def statement_text(item: Item) -> str:
             lines.append("")
         lines.append(segment.text)
         last = segment.line
-    return "\n".join(lines)
+    return unescape("\n".join(lines))
 
 
 def _chapters(doc: Document) -> tuple[str, dict[int, tuple[str, ...]]]:
@@ -96,9 +108,9 @@ def _chapters(doc: Document) -> tuple[str, dict[int, tuple[str, ...]]]:
             at[number] = tuple(text for _level, text in stack if text is not None)
             stack.append((level, None))
         elif level == 1 and not title:
-            title = heading_title(line[m.end():])
+            title = unescape(heading_title(line[m.end():]))
         else:
-            stack.append((level, heading_title(line[m.end():])))
+            stack.append((level, unescape(heading_title(line[m.end():]))))
     return title, at
 
 
@@ -110,19 +122,19 @@ def _item_record(ws: Workspace, item: Item, chapters: tuple[str, ...]) -> Record
             targets = links.setdefault(attr.key, [])
             targets.extend(link.target for link in attr.links if link.valid and link.target not in targets)
         elif attr.key in attributes:
-            attributes[attr.key] += "\n" + attr.value
+            attributes[attr.key] += "\n" + unescape(attr.value)
         else:
-            attributes[attr.key] = attr.value
-    return Record(item.id, item.kind, item.title, statement_text(item), item.path, item.line + 1, chapters,
+            attributes[attr.key] = unescape(attr.value)
+    return Record(item.id, item.kind, unescape(item.title), statement_text(item), item.path, item.line + 1, chapters,
                   attributes, links, "item", ws.category(item))
 
 
 def _row_record(ws: Workspace, path: str, row: HaraRow) -> Record:
     cells = row.cells
-    attributes = {key: cells[key].text for key in HARA_ATTRIBUTES if key in cells and cells[key].text}
+    attributes = {key: unescape(cells[key].text) for key in HARA_ATTRIBUTES if key in cells and cells[key].text}
     goals = [link.target for link in row.goal_links() if link.valid]
     kind = ws.vocabulary.kind_of(kind_prefix(row.id))
-    return Record(row.id, kind_prefix(row.id), cells["title"].text if "title" in cells else "", "", path,
+    return Record(row.id, kind_prefix(row.id), unescape(cells["title"].text) if "title" in cells else "", "", path,
                   row.span.start_line + 1, (), attributes, {"safety-goal": goals} if goals else {}, "hara",
                   kind.category if kind else "hazard")
 
@@ -158,3 +170,17 @@ def attribute_labels() -> dict[str, str]:
 def option_name(key: str) -> str:
     """A key as an identifier for tools that want one (sphinx-needs options): ``derived-from`` → ``derived_from``."""
     return key.replace("-", "_")
+
+
+def duplicates(documents: list[DocumentRecord]) -> dict[str, list[Record]]:
+    """IDs defined more than once, with every definition in document order (the checker reports them as
+    errors; an export must still account for each definition)."""
+    by_id: dict[str, list[Record]] = {}
+    for record in all_records(documents):
+        by_id.setdefault(record.id, []).append(record)
+    return {item_id: records for item_id, records in by_id.items() if len(records) > 1}
+
+
+def of_kinds(documents: list[DocumentRecord], kinds: set[str]) -> list[DocumentRecord]:
+    """The documents with only the records whose kind (ID prefix) is in ``kinds`` (upper case)."""
+    return [DocumentRecord(d.path, d.title, [r for r in d.records if r.kind.upper() in kinds]) for d in documents]

@@ -23,6 +23,7 @@ import io
 import re
 import zipfile
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from .. import __version__
@@ -33,6 +34,7 @@ XHTML = "http://www.w3.org/1999/xhtml"
 FOREIGN_ID, NAME, TEXT, CHAPTER = "ReqIF.ForeignID", "ReqIF.Name", "ReqIF.Text", "ReqIF.ChapterName"
 KIND, SOURCE, UNRESOLVED = "safereq.Kind", "safereq.Source", "safereq.UnresolvedLinks"
 DOC_PREFIX = "safereq document: "
+ITEM_TYPE, CHAPTER_TYPE = "safereq.type.item", "safereq.type.chapter"
 
 
 def _q(tag: str) -> str:
@@ -51,6 +53,8 @@ def _ref(parent: ET.Element, wrapper: str, tag: str, target: str) -> None:
 
 
 def _xhtml(parent: ET.Element, text: str) -> None:
+    """The statement as XHTML: a ``<p>`` per paragraph, ``<br/>`` per line break. The line after a break
+    starts with a newline, so a tool that flattens XHTML to text (StrictDoc) still sees two words."""
     div = ET.SubElement(parent, f"{{{XHTML}}}div")
     for paragraph in re.split(r"\n\s*\n", text) if text else []:
         p = ET.SubElement(div, f"{{{XHTML}}}p")
@@ -58,7 +62,7 @@ def _xhtml(parent: ET.Element, text: str) -> None:
         p.text = lines[0]
         for line in lines[1:]:
             br = ET.SubElement(p, f"{{{XHTML}}}br")
-            br.tail = line
+            br.tail = "\n" + line
 
 
 def _safe_id(text: str) -> str:
@@ -73,15 +77,24 @@ def _chapter_id(path: str, chain: tuple[str, ...]) -> str:
 
 
 class _Writer:
+    """Builds the ReqIF tree. Items and chapters are objects of two types (``safereq item``, ``safereq
+    chapter``): StrictDoc makes one field set per type and refuses a type whose ``ReqIF.Name`` and
+    ``ReqIF.ChapterName`` would both be its title. A second definition of a duplicated ID is an object of its
+    own (``safereq.dup<n>.<ID>``, the same ``ReqIF.ForeignID``), so nothing of the workspace is left out."""
+
     def __init__(self, documents: list[DocumentRecord], title: str) -> None:
         self.documents = documents
         self.now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
         self.labels = attribute_labels()
         self.title = title
-        self.object_ids: dict[str, str] = {}
+        self.object_ids: dict[str, str] = {}  # ID → identifier of its first definition, the link target
+        self.record_ids: dict[int, str] = {}  # id(record) → identifier of that definition
+        seen: dict[str, int] = {}
         for record in all_records(documents):
-            if record.id not in self.object_ids:
-                self.object_ids[record.id] = _safe_id(f"safereq.{record.id}")
+            count = seen[record.id] = seen.get(record.id, 0) + 1
+            identifier = _safe_id(f"safereq.{record.id}" if count == 1 else f"safereq.dup{count}.{record.id}")
+            self.object_ids.setdefault(record.id, identifier)
+            self.record_ids[id(record)] = identifier
 
     def build(self) -> ET.Element:
         ET.register_namespace("", NS)
@@ -100,12 +113,10 @@ class _Writer:
         objects = _sub(content, "SPEC-OBJECTS")
         relations = _sub(content, "SPEC-RELATIONS")
         specifications = _sub(content, "SPECIFICATIONS")
-        written: set[str] = set()
         for doc in self.documents:
-            self._specification(doc, specifications, objects, written)
+            self._specification(doc, specifications, objects)
         for record in all_records(self.documents):
-            if self.object_ids.get(record.id) in written:
-                self._relations(record, relations)
+            self._relations(record, relations)
         return root
 
     def _stamp(self, **attrs: str) -> dict[str, str]:
@@ -117,33 +128,40 @@ class _Writer:
         _sub(parent, "DATATYPE-DEFINITION-XHTML", **self._stamp(identifier="safereq.type.xhtml", long_name="XHTML"))
 
     def _attribute_names(self) -> list[tuple[str, str, str]]:
-        """(identifier, long name, datatype) of every attribute definition, fixed ones first."""
+        """(identifier, long name, datatype) of every attribute definition of the item type, fixed ones first."""
         keys = sorted({key for r in all_records(self.documents) for key in r.attributes})
         out = [("safereq.attr.foreign-id", FOREIGN_ID, "STRING"), ("safereq.attr.name", NAME, "STRING"),
-               ("safereq.attr.text", TEXT, "XHTML"), ("safereq.attr.chapter", CHAPTER, "STRING"),
-               ("safereq.attr.kind", KIND, "STRING"), ("safereq.attr.source", SOURCE, "STRING"),
-               ("safereq.attr.unresolved", UNRESOLVED, "STRING")]
+               ("safereq.attr.text", TEXT, "XHTML"), ("safereq.attr.kind", KIND, "STRING"),
+               ("safereq.attr.source", SOURCE, "STRING"), ("safereq.attr.unresolved", UNRESOLVED, "STRING")]
         out += [(f"safereq.attr.{_safe_id(key)}", self.labels.get(key, key), "STRING") for key in keys]
         return out
 
-    def _types(self, parent: ET.Element) -> None:
-        object_type = _sub(parent, "SPEC-OBJECT-TYPE", **self._stamp(identifier="safereq.type.item",
-                                                                       long_name="safereq item"))
+    def _object_type(self, parent: ET.Element, identifier: str, long_name: str,
+                     attributes: list[tuple[str, str, str]]) -> dict[str, tuple[str, str]]:
+        object_type = _sub(parent, "SPEC-OBJECT-TYPE", **self._stamp(identifier=identifier, long_name=long_name))
         attrs = _sub(object_type, "SPEC-ATTRIBUTES")
-        self.definitions: dict[str, tuple[str, str]] = {}
-        for identifier, long_name, datatype in self._attribute_names():
+        definitions: dict[str, tuple[str, str]] = {}
+        for attr_id, attr_name, datatype in attributes:
             definition = _sub(attrs, f"ATTRIBUTE-DEFINITION-{datatype}",
-                              **self._stamp(identifier=identifier, long_name=long_name))
+                              **self._stamp(identifier=attr_id, long_name=attr_name))
             _ref(definition, "TYPE", f"DATATYPE-DEFINITION-{datatype}-REF", f"safereq.type.{datatype.lower()}")
-            self.definitions[long_name] = (identifier, datatype)
+            definitions[attr_name] = (attr_id, datatype)
+        return definitions
+
+    def _types(self, parent: ET.Element) -> None:
+        self.definitions = {
+            ITEM_TYPE: self._object_type(parent, ITEM_TYPE, "safereq item", self._attribute_names()),
+            CHAPTER_TYPE: self._object_type(parent, CHAPTER_TYPE, "safereq chapter",
+                                            [("safereq.attr.chapter", CHAPTER, "STRING")]),
+        }
         for key in LINK_KEYS:
             _sub(parent, "SPEC-RELATION-TYPE", **self._stamp(identifier=f"safereq.link.{key}",
                                                                long_name=self.labels.get(key, key)))
         _sub(parent, "SPECIFICATION-TYPE", **self._stamp(identifier="safereq.type.document",
                                                            long_name="safereq document"))
 
-    def _value(self, values: ET.Element, long_name: str, value: str) -> None:
-        identifier, datatype = self.definitions[long_name]
+    def _value(self, values: ET.Element, type_id: str, long_name: str, value: str) -> None:
+        identifier, datatype = self.definitions[type_id][long_name]
         if datatype == "XHTML":
             element = _sub(values, "ATTRIBUTE-VALUE-XHTML")
             _ref(element, "DEFINITION", "ATTRIBUTE-DEFINITION-XHTML-REF", identifier)
@@ -152,12 +170,16 @@ class _Writer:
             element = _sub(values, "ATTRIBUTE-VALUE-STRING", the_value=value)
             _ref(element, "DEFINITION", "ATTRIBUTE-DEFINITION-STRING-REF", identifier)
 
-    def _object(self, parent: ET.Element, identifier: str, long_name: str, values: list[tuple[str, str]]) -> None:
+    def _object(self, parent: ET.Element, identifier: str, long_name: str, type_id: str,
+                values: list[tuple[str, str]]) -> None:
+        """A spec object; an empty value is left out (an empty ``ReqIF.Text`` is an empty statement block
+        that StrictDoc cannot read back), the ID never is."""
         spec_object = _sub(parent, "SPEC-OBJECT", **self._stamp(identifier=identifier, long_name=long_name))
         element = _sub(spec_object, "VALUES")
         for name, value in values:
-            self._value(element, name, value)
-        _ref(spec_object, "TYPE", "SPEC-OBJECT-TYPE-REF", "safereq.type.item")
+            if value or name == FOREIGN_ID:
+                self._value(element, type_id, name, value)
+        _ref(spec_object, "TYPE", "SPEC-OBJECT-TYPE-REF", type_id)
 
     def _record_values(self, record: Record) -> list[tuple[str, str]]:
         values = [(FOREIGN_ID, record.id), (NAME, record.title), (TEXT, record.text), (KIND, record.kind),
@@ -173,7 +195,7 @@ class _Writer:
         _ref(node, "OBJECT", "SPEC-OBJECT-REF", object_id)
         return node
 
-    def _specification(self, doc: DocumentRecord, parent: ET.Element, objects: ET.Element, written: set[str]) -> None:
+    def _specification(self, doc: DocumentRecord, parent: ET.Element, objects: ET.Element) -> None:
         digest = hashlib.sha1(doc.path.encode("utf-8")).hexdigest()[:16]
         spec = _sub(parent, "SPECIFICATION", **self._stamp(identifier=f"safereq.doc.{digest}", long_name=doc.title,
                                                             desc=DOC_PREFIX + doc.path))
@@ -186,40 +208,74 @@ class _Writer:
                 chain = record.chapters[:depth]
                 if chain not in chapters:
                     chapter_id = _chapter_id(doc.path, chain)
-                    self._object(objects, chapter_id, chain[-1], [(CHAPTER, chain[-1])])
+                    self._object(objects, chapter_id, chain[-1], CHAPTER_TYPE, [(CHAPTER, chain[-1])])
                     node = self._hierarchy(container, chapter_id, chapter_id.rsplit(".", 1)[1])
                     chapters[chain] = _sub(node, "CHILDREN")
                 container = chapters[chain]
-            object_id = self.object_ids[record.id]
-            if object_id in written:
-                continue  # a duplicate ID: the first definition is the item, as for the checker
-            written.add(object_id)
-            self._object(objects, object_id, record.title, self._record_values(record))
+            object_id = self.record_ids[id(record)]
+            self._object(objects, object_id, record.title, ITEM_TYPE, self._record_values(record))
             self._hierarchy(container, object_id, object_id.removeprefix("safereq."))
 
     def _relations(self, record: Record, parent: ET.Element) -> None:
-        source = self.object_ids[record.id]
+        source = self.record_ids[id(record)]
         for key, target in record.link_targets():
             target_id = self.object_ids.get(target)
             if target_id is None:
                 continue
-            digest = hashlib.sha1(f"{record.id}\x1f{key}\x1f{target}".encode("utf-8")).hexdigest()[:16]
+            basis = record.id if source == self.object_ids[record.id] else source
+            digest = hashlib.sha1(f"{basis}\x1f{key}\x1f{target}".encode("utf-8")).hexdigest()[:16]
             relation = _sub(parent, "SPEC-RELATION", **self._stamp(identifier=f"safereq.rel.{digest}"))
             _ref(relation, "SOURCE", "SPEC-OBJECT-REF", source)
             _ref(relation, "TARGET", "SPEC-OBJECT-REF", target_id)
             _ref(relation, "TYPE", "SPEC-RELATION-TYPE-REF", f"safereq.link.{key}")
 
 
-def render(documents: list[DocumentRecord], title: str = "safereq requirements") -> bytes:
-    """The ReqIF XML of the documents, UTF-8 with an XML declaration."""
-    root = _Writer(documents, title).build()
+# Characters XML 1.0 cannot hold at all (C0 controls but tab, line feed and carriage return; lone
+# surrogates; U+FFFE, U+FFFF): written as a visible stand-in, so the file stays readable XML.
+_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _stand_in(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return chr(0x2400 + code) if code < 0x20 else "\ufffd"  # U+2401 "␁" for U+0001, ...
+
+
+def representable(documents: list[DocumentRecord], notes: list[str]) -> list[DocumentRecord]:
+    """The documents with every character XML cannot hold replaced by a visible stand-in (a control
+    character by its Control Pictures sign, ``␁``; anything else by U+FFFD); each item changed is noted."""
+    def clean(text: str) -> str:
+        return _NOT_XML_RE.sub(_stand_in, text)
+
+    out: list[DocumentRecord] = []
+    for doc in documents:
+        records = []
+        for r in doc.records:
+            texts = [r.title, r.text, *r.chapters, *r.attributes.values(), *r.extra.values()]
+            if any(_NOT_XML_RE.search(t) for t in texts):
+                notes.append(f"{r.document}:{r.line}: {r.id} holds characters XML cannot represent (control "
+                             "characters); written as visible stand-ins (U+0001 as \u2401)")
+                r = replace(r, title=clean(r.title), text=clean(r.text), chapters=tuple(map(clean, r.chapters)),
+                            attributes={k: clean(v) for k, v in r.attributes.items()},
+                            extra={k: clean(v) for k, v in r.extra.items()})
+            records.append(r)
+        out.append(DocumentRecord(clean(doc.path), clean(doc.title), records))
+    return out
+
+
+def render(documents: list[DocumentRecord], title: str = "safereq requirements",
+           notes: list[str] | None = None) -> bytes:
+    """The ReqIF XML of the documents, UTF-8 with an XML declaration; what had to be changed to be XML is
+    added to ``notes``."""
+    root = _Writer(representable(documents, notes if notes is not None else []),
+                   _NOT_XML_RE.sub(_stand_in, title)).build()
     ET.indent(root, space=" ")
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def render_z(documents: list[DocumentRecord], title: str = "safereq requirements", name: str = "requirements.reqif") -> bytes:
+def render_z(documents: list[DocumentRecord], title: str = "safereq requirements", name: str = "requirements.reqif",
+             notes: list[str] | None = None) -> bytes:
     """A ReqIFz archive: a zip holding the one ``.reqif`` file."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(name, render(documents, title))
+        archive.writestr(name, render(documents, title, notes))
     return out.getvalue()

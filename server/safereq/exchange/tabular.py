@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from .. import __version__
+from .cells import inert
 from .records import LINK_KEYS, DocumentRecord, Record, all_records
 
 JSON_SCHEMA = "safereq-export"
@@ -37,16 +38,17 @@ def render_json(documents: list[DocumentRecord]) -> str:
 
 def render_csv(documents: list[DocumentRecord]) -> str:
     """One row per record: fixed columns, every attribute key seen, then one column per link key (IDs
-    joined with ", "). Multi-line text stays in its cell (quoted), as spreadsheets read it."""
+    joined with ", "). Multi-line text stays in its cell (quoted), as spreadsheets read it; a cell that
+    starts like a formula starts with ``'`` (see :mod:`.cells`)."""
     records = all_records(documents)
     attribute_keys = sorted({key for r in records for key in r.attributes})
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*_FIXED, *attribute_keys, *LINK_KEYS])
     for r in records:
-        writer.writerow([
+        writer.writerow([inert(cell) for cell in [
             r.id, r.kind, r.category, r.title, r.text, r.document, r.line, " / ".join(r.chapters), r.source,
             *(r.attributes.get(k, "") for k in attribute_keys),
             *(", ".join(r.links.get(k, ())) for k in LINK_KEYS),
-        ])
+        ]])
     return out.getvalue()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..exchange.cells import as_text_cells, inert
 from ..workspace.atomic import write_atomically
 from .coverage import Coverage, asil_of
 
@@ -46,8 +47,8 @@ def _flat(value: Any) -> Any:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-def write_json(coverage: Coverage, out_dir: Path) -> list[Path]:
-    target = out_dir / "report.json"
+def write_json(coverage: Coverage, out_dir: Path, file_name: str = "report.json") -> list[Path]:
+    target = out_dir / file_name
     body = {"schema": "safereq-report", "version": 1, "generator": f"safereq {__version__}", **tables(coverage)}
     write_atomically(target, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return [target]
@@ -60,7 +61,7 @@ def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
         for row in tables(coverage)[name]:
-            writer.writerow([_flat(row[c]) for c in columns])
+            writer.writerow([inert(_flat(row[c])) for c in columns])
         target = out_dir / f"{name}.csv"
         write_atomically(target, buffer.getvalue().encode("utf-8"))
         written.append(target)
@@ -83,7 +84,7 @@ def _xlsx_cell(value: Any) -> Any:
     return value if len(value) <= XLSX_CELL_MAX else value[: XLSX_CELL_MAX - 1] + "…"
 
 
-def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
+def write_xlsx(coverage: Coverage, out_dir: Path, file_name: str = "report.xlsx") -> list[Path]:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -97,12 +98,10 @@ def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
             cell.font = Font(bold=True)
         for row in data[name]:
             sheet.append([_xlsx_cell(_flat(row[c])) for c in columns])
-            for cell in sheet[sheet.max_row]:
-                if cell.data_type == "f":  # a title such as "=HYPERLINK(...)" is words, never a formula
-                    cell.data_type = "s"
+            as_text_cells(sheet[sheet.max_row])  # a title "=HYPERLINK(...)" stays text
         sheet.freeze_panes = "A2"
         sheet.auto_filter.ref = sheet.dimensions
-    target = out_dir / "report.xlsx"
+    target = out_dir / file_name
     saved = io.BytesIO()
     book.save(saved)
     write_atomically(target, saved.getvalue())
