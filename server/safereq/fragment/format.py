@@ -102,7 +102,7 @@ def _read_finding(raw: Any, prefix: str) -> Finding:
             str(raw["rule"]), Severity.parse(str(raw["severity"])), str(raw["message"]), prefix + str(raw["path"]),
             _read_span(raw["span"]),
             tuple(Fix(str(x["title"]), tuple(Edit(prefix + str(e["path"]), _read_span(e["span"]), str(e["text"]))
-                                              for e in x["edits"]), bool(x.get("safe", True)))
+                                              for e in x["edits"]), bool(x.get("safe", False)))
                   for x in raw.get("fixes", ())),
             tuple(Related(prefix + str(r["path"]), _read_span(r["span"]), str(r["message"]))
                   for r in raw.get("related", ())),
