@@ -3,7 +3,7 @@
 An index is a cache of the corpora, so damage never costs the user's own text, but it must never end in a
 traceback or, worse, in silently empty search results (a truncated data file makes LanceDB's full-text
 search return nothing rather than fail). :func:`inspect` therefore reads every row of the latest version
-and probes the full-text index with a word the table holds.
+and probes the full-text index with the words of chunks the table holds.
 
 Ways back, in the order ``safereq index`` tries them:
 
@@ -163,16 +163,24 @@ def read_version(table_dir: IndexLocation, version: int | None = None) -> int:
     return rows
 
 
-def _probe_word(reader) -> str | None:
-    """A word from the first chunk's search text: a search for it must find at least that chunk."""
-    rows = reader.scan(None, ["search_text"], limit=1)
-    for word in re.findall(r"[^\W\d_]{4,}", rows[0]["search_text"] if rows else ""):
-        return word.lower()
-    return None
+PROBE_ROWS = 3  # chunks probed; the index is declared damaged only when a search for each one's words finds nothing
+PROBE_WORDS = 64  # words of a chunk in its probe query
+
+
+def _probe_queries(reader) -> list[str]:
+    """The words of the first chunks' search texts, one query per chunk: a search for a chunk's own words finds
+    at least that chunk whatever the tokeniser makes of them (``Part6`` is one token, not ``part``), because
+    the query is tokenised as the text was. Words only: the query never meets the parser's syntax."""
+    out = []
+    for row in reader.scan(None, ["search_text"], limit=PROBE_ROWS):
+        words = re.findall(r"\w+", row["search_text"] or "")[:PROBE_WORDS]
+        if words:
+            out.append(" ".join(words))
+    return out
 
 
 def search_index_problem(index_dir: IndexLocation) -> str | None:
-    """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for a word it holds)."""
+    """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for text it holds)."""
     from .reader import TableReader
 
     reader = TableReader(index_dir)
@@ -180,14 +188,16 @@ def search_index_problem(index_dir: IndexLocation) -> str | None:
         return None
     if not reader.has_text_index():
         return "its full-text index is missing"
-    word = _probe_word(reader)
-    if word is None:
+    queries = _probe_queries(reader)
+    if not queries:
         return None
-    try:
-        hits = reader.fts(word, None, ["id"], 1)
-    except Exception as exc:  # noqa: BLE001 - any failure of the index is the finding
-        return f"its full-text index cannot be read ({short(exc)})"
-    return None if hits else "its full-text index finds nothing for words the index holds"
+    for query in queries:
+        try:
+            if reader.fts(query, None, ["id"], 1):
+                return None
+        except Exception as exc:  # noqa: BLE001 - any failure of the index is the finding
+            return f"its full-text index cannot be read ({short(exc)})"
+    return "its full-text index finds nothing for words the index holds"
 
 
 def inspect(index_dir: IndexLocation) -> Health:
