@@ -35,6 +35,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from .faults import under_deadline
 from .location import IndexLocation, ObjectStoreURI, storage_options
 from .store_schema import META_MODEL, TABLE, TABLE_DIR, StoreError  # noqa: F401 - StoreError re-exported
 
@@ -43,10 +44,13 @@ _U64_MAX = 2**64 - 1
 
 REPAIR_HINT = "run 'safereq index' to go back to its last good version, or 'safereq index --rebuild' to build it again"
 REBUILD_HINT = "run 'safereq index --rebuild' to build it again"
+RESUME_HINT = "run 'safereq index' again with the same paths to finish it (files already indexed are skipped)"
 
 
 class IndexDamaged(StoreError):
     """The index exists but cannot be read as it is; the message says what is wrong and what to do."""
+
+    exit_code = 3
 
 
 class IndexUnusable(StoreError):
@@ -55,7 +59,8 @@ class IndexUnusable(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class Health:
-    """``state``: missing | ok | damaged | search-index (rows intact, full-text index damaged)."""
+    """``state``: missing | ok | damaged | search-index (rows intact, full-text index damaged) | incomplete
+    (a run stopped before the index could answer: no row yet, or no full-text index built yet)."""
 
     state: str
     problem: str = ""
@@ -184,10 +189,8 @@ def search_index_problem(index_dir: IndexLocation) -> str | None:
     from .reader import TableReader
 
     reader = TableReader(index_dir)
-    if reader.count() == 0:
-        return None
-    if not reader.has_text_index():
-        return "its full-text index is missing"
+    if reader.count() == 0 or not reader.has_text_index():
+        return None  # incomplete, not damaged: see _with_search_index
     queries = _probe_queries(reader)
     if not queries:
         return None
@@ -201,9 +204,12 @@ def search_index_problem(index_dir: IndexLocation) -> str | None:
 
 
 def inspect(index_dir: IndexLocation) -> Health:
-    """The health of the index at ``index_dir`` (reads it all: call once per open or run, not per query)."""
+    """The health of the index at ``index_dir`` (reads it all: call once per open or run, not per query).
+
+    A store that fails (unreachable, no bucket, credentials refused, no answer before the deadline) raises
+    its :mod:`.faults` error: that is not damage to the index."""
     if isinstance(index_dir, ObjectStoreURI):
-        return _inspect_remote(index_dir)
+        return under_deadline(index_dir, "checking the index", _inspect_remote, index_dir)
     index_dir = Path(index_dir)
     check_path(index_dir)
     table_dir = index_dir / TABLE_DIR
@@ -236,14 +242,31 @@ def _inspect_remote(uri: ObjectStoreURI) -> Health:
     try:
         known = _remote_versions(uri)
         rows = read_version(uri / TABLE_DIR)
+    except StoreError:
+        raise
     except Exception as exc:  # noqa: BLE001 - LanceDB raises assorted types for damaged objects
+        from .faults import network_fault
+
+        fault = network_fault(exc, uri, "reading the index")
+        if fault is not None:
+            raise fault from None
         return Health("damaged", f"its latest version cannot be read: {short(exc)}")
     return _with_search_index(uri, known[0] if known else None, rows)
 
 
 def _with_search_index(index_dir: IndexLocation, version: int | None, rows: int) -> Health:
+    from .reader import TableReader
+
+    if rows == 0:
+        return Health("incomplete", "nothing has been indexed into it yet: the first 'safereq index' stopped before "
+                      "it wrote a file", version, rows)
     try:
+        if not TableReader(index_dir).has_text_index():
+            return Health("incomplete", "its full-text index has not been built yet: the 'safereq index' that "
+                          "wrote it stopped before the end", version, rows)
         problem = search_index_problem(index_dir)
+    except StoreError:
+        raise
     except Exception as exc:  # noqa: BLE001
         problem = f"the table cannot be opened ({short(exc)})"
     if problem:
@@ -252,14 +275,27 @@ def _with_search_index(index_dir: IndexLocation, version: int | None, rows: int)
 
 
 def damaged_message(index_dir: IndexLocation, health: Health) -> str:
+    if health.state == "incomplete":
+        return f"the index at {index_dir} is incomplete: {health.problem}; {RESUME_HINT}"
     hint = REPAIR_HINT if health.state == "damaged" else "run 'safereq index' to build its full-text index again"
     return f"the index at {index_dir} is damaged: {health.problem}; {hint}"
+
+
+def health_error(index_dir: IndexLocation, health: Health) -> StoreError | None:
+    """The error to raise for an index in this state before reading it; None when it can be read."""
+    from .faults import IndexIncomplete
+
+    if health.state == "incomplete":
+        return IndexIncomplete(damaged_message(index_dir, health))
+    if health.state in ("damaged", "search-index"):
+        return IndexDamaged(damaged_message(index_dir, health))
+    return None
 
 
 def fall_back(index_dir: IndexLocation, problem: str) -> Fallback:
     """Make the newest fully readable older version the latest (see module docstring); IndexDamaged if none."""
     if isinstance(index_dir, ObjectStoreURI):
-        return _fall_back_remote(index_dir, problem)
+        return under_deadline(index_dir, "going back to a good version", _fall_back_remote, index_dir, problem)
     table_dir = Path(index_dir) / TABLE_DIR
     known = versions(table_dir) if table_dir.is_dir() else []
     for version in known[1:]:
@@ -304,7 +340,7 @@ def remove_table(index_dir: IndexLocation) -> None:
 
         store = Store(index_dir, reader=False)
         if store.exists():
-            store.db.drop_table(TABLE)
+            under_deadline(index_dir, "removing the index", store.db.drop_table, TABLE)
         return
     for name in (TABLE_DIR, QUARANTINE):
         target = Path(index_dir) / name
