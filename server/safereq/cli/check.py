@@ -248,15 +248,17 @@ def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) ->
 class _FragmentPlan:
     """Where this run's fragment goes, its content address, and the fragment already there if it matches."""
 
-    def __init__(self, out: Path, name: str, inputs: str, prefix: str, reused) -> None:
+    def __init__(self, out: Path, name: str, inputs: str, prefix: str, reused, config: dict) -> None:
         self.out, self.name, self.inputs, self.prefix, self.reused = out, name, inputs, prefix, reused
+        self.config = config
 
     def write(self, sources, workspace, checker, findings) -> None:
         from ..fragment.build import build
         from ..fragment.format import write
 
         try:
-            write(build(self.name, self.inputs, sources, workspace, checker, findings, self.prefix), self.out)
+            write(build(self.name, self.inputs, sources, workspace, checker, findings, self.prefix, self.config),
+                  self.out)
         except OSError as exc:
             raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
 
@@ -280,7 +282,8 @@ def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, l
     out = Path(args.fragment)
     name = args.fragment_name or root.resolve().name or "workspace"
     found = reusable(out, inputs, prefix)
-    return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None)
+    return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None,
+                         key)
 
 
 def _review_state(config: Config, paths: list[str]):
@@ -366,6 +369,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
     """
     from ..checks import apply_edits, plan_fixes
     from ..model.commitments import changed_commitment
+    from ..model.printable import printable
     from ..workspace.loader import CannotKeepLineEnds, ChangedOnDisk, write_source
 
     sources = dict(loaded.by_path)
@@ -393,7 +397,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
             if reason is not None:
                 workspace.update(path, old)
                 if not quiet:
-                    print(f"safereq: {path}: not fixed: {reason}", file=sys.stderr)
+                    print(printable(f"safereq: {path}: not fixed: {reason}"), file=sys.stderr)
                 del sources[path]
                 continue
             written.add(path)
@@ -402,7 +406,7 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
         done = [fix for fix in plan.fixes if all(e.path in written for e in fix.edits)]
         if not quiet:
             for fix in done:
-                print(f"safereq: fixed {_fix_place(before, fix)}: {fix.title}", file=sys.stderr)
+                print(printable(f"safereq: fixed {_fix_place(before, fix)}: {fix.title}"), file=sys.stderr)
         fixed += len(done)
         findings = checker.check(workspace)
     return findings, fixed
