@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .faults import under_deadline
-from .location import IndexLocation, ObjectStoreURI, storage_options
+from .location import IndexLocation, ObjectStoreURI, redact_uri, storage_options
 from .store_schema import META_MODEL, TABLE, TABLE_DIR, StoreError  # noqa: F401 - StoreError re-exported
 
 QUARANTINE = "damaged"
@@ -90,7 +90,8 @@ def short(exc: BaseException) -> str:
     text = re.sub(r",?\s*/\S+\.rs:\d+(:\d+)?", "", text)
     text = re.sub(r"^(lance error: )?(External error: )?(LanceError\(\w+\): )?", "", text)
     text = text.replace("Generic LocalFileSystem error: ", "").replace("Generic memory error: ", "")
-    return text.splitlines()[0].strip() if text else type(exc).__name__
+    line = text.splitlines()[0].strip() if text else type(exc).__name__
+    return redact_uri(line if len(line) <= 300 else line[:300] + " …")  # a store's debug dump is not a message
 
 
 def path_problem(index_dir: IndexLocation) -> str | None:
