@@ -75,7 +75,7 @@ def test_malformed_link_entries():
     assert [_text(ws, f) for f in found] == ["sg-1", "SG 1", "the braking goal"]
     lower, spaced, prose = found
     assert lower.severity is Severity.WARNING
-    assert lower.fix is not None and lower.fix.safe and lower.fix.edits[0].new_text == "SG-1"
+    assert lower.fix is not None and not lower.fix.safe and lower.fix.edits[0].new_text == "SG-1"
     assert spaced.fix is not None and not spaced.fix.safe and spaced.fix.edits[0].new_text == "SG-1"
     assert not prose.fixes and "Rationale" in prose.message
     ws.update("fsr.md", apply_edits(ws.documents["fsr.md"].text, lower.fix.edits))

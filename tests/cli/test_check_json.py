@@ -16,7 +16,7 @@ def test_json_array_with_positions_and_fix(project, safereq):
     assert finding == {
         "path": "docs/fsr.md", "line": 11, "column": 4, "end_line": 11, "end_column": 13,
         "severity": "warning", "rule": "format/malformed-id", "message": finding["message"],
-        "fix": {"title": "Write the ID as FSR-STR-2", "safe": True, "edits": [
+        "fix": {"title": "Write the ID as FSR-STR-2", "safe": False, "edits": [
             {"path": "docs/fsr.md", "line": 11, "column": 4, "end_line": 11, "end_column": 13, "new_text": "FSR-STR-2"},
         ]},
     }

@@ -27,10 +27,13 @@ def test_real_command_reports_and_exits(project, run):
 
 
 def test_real_command_fix_and_text_summary(project, run):
-    p = run("check", "docs", "--select", "format", "--fix", cwd=project)
+    fsr = project / "docs" / "fsr.md"
+    fsr.write_text(fsr.read_text().replace("arbiter shall limit", "arbiter must limit"))
+    p = run("check", "docs", "--select", "modal", "--fix", cwd=project)
     assert p.returncode == 0 and p.stdout == ""
-    assert p.stderr == "0 errors, 0 warnings in 2 files; 1 fix applied\n"
-    assert "## FSR-STR-2:" in (project / "docs" / "fsr.md").read_text()
+    assert p.stderr == ("safereq: fixed docs/fsr.md:7 FSR-STR-1: Replace 'must' with 'shall'\n"
+                        "0 errors, 0 warnings in 2 files; 1 fix applied\n")
+    assert "arbiter shall limit" in fsr.read_text()
 
 
 def test_real_command_configuration_error(project, run):

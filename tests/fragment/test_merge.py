@@ -106,12 +106,16 @@ def test_fragments_are_stable_and_reused_when_nothing_changed(programme: Path, c
     assert [d["path"] for d in data["documents"]] == ["fsr.md", "more/tsr.md"]
     assert {i["id"]: i["links"] for i in data["items"]}["FSR-1"] == {"derived-from": ["SG-1"], "verified-by": ["TC-9"]}
     assert {f["scope"] for f in data["findings"]} == {"local", "workspace"}
-    # reused: a fragment for the same inputs is not checked again (a marker finding survives)
+    # reused: a fragment for the same inputs is not checked again, nor written again
+    mtime = (programme / "f.json").stat().st_mtime_ns
+    main(["check", "fsr-repo", "--fragment", "f.json", "-q"])
+    assert (programme / "f.json").stat().st_mtime_ns == mtime
+    # but never one edited since it was written (its seal no longer holds): checked and written again
     data["findings"][0]["message"] = "marker"
     (programme / "f.json").write_text(json.dumps(data), encoding="utf-8")
     capsys.readouterr()
     _, again = findings(capsys, ["check", "fsr-repo", "--fragment", "f.json"])
-    assert "marker" in {f["message"] for f in again}
+    assert "marker" not in {f["message"] for f in again} and (programme / "f.json").read_bytes() == first
     # a changed document makes a new fragment, byte for byte the same as a fresh one
     (programme / "fsr-repo" / "fsr.md").write_text(EXAMPLE_REPOS["fsr-repo/fsr.md"] + "\n", encoding="utf-8")
     main(["check", "fsr-repo", "--fragment", "f.json", "-q"])
@@ -135,7 +139,8 @@ def test_gzip_and_sarif_output(programme: Path, capsys):
     (b"{not json", "not a fragment (not JSON)"),
     (b'{"format": "x"}', "not a safereq fragment"),
     (b'{"format": "safereq-fragment", "version": 9}', "fragment version 9 is not supported"),
-    (b'{"format": "safereq-fragment", "version": 1}', "malformed fragment"),
+    (b'{"format": "safereq-fragment", "version": 1}', "fragment version 1 is not supported"),
+    (b'{"format": "safereq-fragment", "version": 2}', "its seal does not match its content"),
     (b"\x1f\x8b\x08garbage", "cannot be read"),
 ])
 def test_broken_fragments_are_a_clear_message(programme: Path, capsys, content: bytes, message: str):
@@ -150,3 +155,17 @@ def test_two_fragments_with_the_same_name_are_refused(programme: Path, capsys):
     capsys.readouterr()
     assert main(["merge", "a.json", "b.json"]) == 2
     assert "give each repository its own --fragment-name" in capsys.readouterr().err
+
+
+def test_documents_with_any_line_ends_and_a_bom_merge(tmp_path: Path, monkeypatch, capsys):
+    """Each document's text is verified against the text digest the fragment carries, whatever the file's
+    bytes were (a byte-order mark, CRLF, lone CRs, a mix)."""
+    repo = tmp_path / "r"
+    repo.mkdir()
+    (repo / "a.md").write_bytes(b"\xef\xbb\xbf# A\r\n\r\n## FSR-1: X\r\n\r\nThe system shall stop.\r\n\r\n- ASIL: B\r\n")
+    (repo / "b.md").write_bytes(b"# B\r\r## FSR-2: Y\r\rThe system shall go.\r\r- ASIL: B\r")
+    (repo / "c.md").write_bytes(b"# C\n\n## FSR-3: Z\r\n\nThe system shall wait.\r- ASIL: A\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "r", "--fragment", "f.json", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["merge", "f.json", "-q"]) == 0, capsys.readouterr().err

@@ -98,7 +98,7 @@ def _fragment_huge_integer(where: str) -> Callable[[Path], list[str]]:
         big = "9" * 5000
         text = json.dumps(raw)
         text = text.replace('"span": [', f'"span": [{big}, ', 1) if where == "span" else \
-            text.replace('"version": 1', f'"version": {big}', 1)
+            text.replace(f'"version": {raw["version"]}', f'"version": {big}', 1)
         (folder / "f.json").write_text(text, encoding="utf-8")
         return ["merge", "f.json"]
     return make

@@ -37,11 +37,15 @@ class Severity(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A named set of edits. ``safe`` fixes may be applied without review (``safereq check --fix``)."""
+    """A named set of edits. ``safe`` fixes may be applied without review (``safereq check --fix``).
+
+    A safe fix never changes an ASIL, a link, an ID, a decomposition or a number (a limit): those are
+    engineering decisions, offered as quick fixes a person chooses. So ``safe`` must be said, never assumed.
+    """
 
     title: str
     edits: tuple[Edit, ...]
-    safe: bool = True
+    safe: bool = False
 
 
 @dataclass(frozen=True, slots=True)

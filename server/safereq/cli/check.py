@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the CLI imports the core lazily, so that `safereq --help` stays instant
     from ..checks.config import Config
     from ..checks.engine import Checker
-    from ..checks.findings import Finding, Severity
+    from ..checks.findings import Finding, Fix, Severity
     from ..checks.registry import RuleInfo
+    from ..model.document import Document
     from ..workspace import Workspace
     from ..workspace.loader import LoadResult
 
@@ -179,6 +180,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..checks import all_rule_infos, io_findings
     from ..checks import default_jobs, parse_and_check
     from ..model.vocabulary import load_vocabulary
+    from ..model.document import Document
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
     from ..workspace.memory import Guard, limit_for, resident_now
@@ -246,15 +248,17 @@ def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) ->
 class _FragmentPlan:
     """Where this run's fragment goes, its content address, and the fragment already there if it matches."""
 
-    def __init__(self, out: Path, name: str, inputs: str, prefix: str, reused) -> None:
+    def __init__(self, out: Path, name: str, inputs: str, prefix: str, reused, config: dict) -> None:
         self.out, self.name, self.inputs, self.prefix, self.reused = out, name, inputs, prefix, reused
+        self.config = config
 
     def write(self, sources, workspace, checker, findings) -> None:
         from ..fragment.build import build
         from ..fragment.format import write
 
         try:
-            write(build(self.name, self.inputs, sources, workspace, checker, findings, self.prefix), self.out)
+            write(build(self.name, self.inputs, sources, workspace, checker, findings, self.prefix, self.config),
+                  self.out)
         except OSError as exc:
             raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
 
@@ -278,7 +282,8 @@ def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, l
     out = Path(args.fragment)
     name = args.fragment_name or root.resolve().name or "workspace"
     found = reusable(out, inputs, prefix)
-    return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None)
+    return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None,
+                         key)
 
 
 def _review_state(config: Config, paths: list[str]):
@@ -356,11 +361,15 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
          quiet: bool) -> tuple[list[Finding], int]:
     """Apply safe fixes until none is left (or a round changes nothing); return remaining findings and count.
 
-    A file is written only if its bytes are still those that were read; otherwise it is left alone and
-    named on standard error. Fixes are re-planned after each round because applying one can make another
-    (which overlapped it) applicable, or unnecessary.
+    A file is written only if its bytes are still those that were read, and only if the round leaves every
+    ID, ASIL, link and number of it as it was (``changed_commitment``: a fix that would change one is a bug,
+    and is refused rather than written); otherwise it is left alone and named on standard error. Each fix
+    applied is named on standard error with its place and item. Fixes are re-planned after each round
+    because applying one can make another (which overlapped it) applicable, or unnecessary.
     """
     from ..checks import apply_edits, plan_fixes
+    from ..model.commitments import changed_commitment
+    from ..model.printable import printable
     from ..workspace.loader import CannotKeepLineEnds, ChangedOnDisk, write_source
 
     sources = dict(loaded.by_path)
@@ -368,26 +377,43 @@ def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: l
     for _ in range(MAX_FIX_ROUNDS):
         plan = plan_fixes(findings, paths=sources)
         written: set[str] = set()
+        before = {path: workspace.documents[path] for path in plan.edits}
         for path, edits in plan.edits.items():
-            old = workspace.documents[path].text
+            old = before[path].text
             new = apply_edits(old, edits)
             if new == old:
                 continue
-            try:
-                sources[path] = write_source(sources[path], new)
-            except (ChangedOnDisk, CannotKeepLineEnds, OSError) as exc:
-                if not quiet:
+            reason = changed_commitment(before[path], workspace.update(path, new))
+            if reason is None:
+                try:
+                    sources[path] = write_source(sources[path], new)
+                except (ChangedOnDisk, CannotKeepLineEnds, OSError) as exc:
                     reason = ("changed on disk since it was read" if isinstance(exc, ChangedOnDisk) else
                               "its line ends mix lone CRs with others, which a fix would change (save it with "
                               "one kind of line end)" if isinstance(exc, CannotKeepLineEnds) else
                               exc.strerror or str(exc))
-                    print(f"safereq: {path}: not fixed: {reason}", file=sys.stderr)
+            else:
+                reason = f"{reason} (a safe fix must not: please report this bug)"
+            if reason is not None:
+                workspace.update(path, old)
+                if not quiet:
+                    print(printable(f"safereq: {path}: not fixed: {reason}"), file=sys.stderr)
                 del sources[path]
                 continue
-            workspace.update(path, new)
             written.add(path)
         if not written:
             break
-        fixed += sum(1 for fix in plan.fixes if all(e.path in written for e in fix.edits))
+        done = [fix for fix in plan.fixes if all(e.path in written for e in fix.edits)]
+        if not quiet:
+            for fix in done:
+                print(printable(f"safereq: fixed {_fix_place(before, fix)}: {fix.title}"), file=sys.stderr)
+        fixed += len(done)
         findings = checker.check(workspace)
     return findings, fixed
+
+
+def _fix_place(documents: dict[str, Document], fix: Fix) -> str:
+    """``path:line ITEM`` of a fix's first edit, as the document was before it (the item when there is one)."""
+    edit = fix.edits[0]
+    item = documents[edit.path].item_at(edit.span.start_line)
+    return f"{edit.path}:{edit.span.start_line + 1}" + (f" {item.id}" if item is not None else "")

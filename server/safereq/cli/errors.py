@@ -39,10 +39,12 @@ def guarded(body: Callable[[argparse.Namespace], int], args: argparse.Namespace,
     """``body(args)``, with every error turned into one line and exit status 2 (see the module docstring)."""
     from ..checks.config import ConfigError
 
+    from ..model.printable import printable
+
     try:
         return body(args)
     except (UsageError, *user_errors) as exc:
-        print(f"safereq: {exc}", file=sys.stderr)
+        print(printable(f"safereq: {exc}"), file=sys.stderr)  # names from input (a fragment's) may hold escapes
         return 2
     except ConfigError as exc:
         print(config_error(exc), file=sys.stderr)

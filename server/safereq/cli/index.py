@@ -13,6 +13,8 @@ from pathlib import Path
 
 
 DAMAGED = 3  # exit code: the index is damaged (the message says whether 'safereq index' or --rebuild repairs it)
+# Other store faults have their own codes (4 incomplete, 5 store unreachable, 6 no bucket, 7 credentials
+# refused): see safereq.knowledge.faults and docs/cli.md.
 
 
 def add_index_options(p: argparse.ArgumentParser) -> None:
@@ -83,21 +85,21 @@ def run(args: argparse.Namespace) -> int:
     from ..knowledge.manifest import ManifestError
 
     config = _config(args)
+    args.index_location = config.index_dir
     if args.status:
-        return _status(config, args.json)
+        return _status(config, args.json, args)
+    from ..knowledge.faults import redact
     from ..knowledge.indexer import index_paths
-    from ..knowledge.integrity import IndexDamaged
     from ..knowledge.store import StoreError
 
     try:
         report = index_paths(config, [Path(p) for p in args.paths], document=args.document,
                              progress=_progress_bar(), force=args.force, vectors=not args.text_only,
                              rebuild=args.rebuild)
-    except IndexDamaged as exc:
-        print(f"safereq index: {exc}", file=sys.stderr)
-        return DAMAGED
-    except (IndexError_, ManifestError, EmbeddingError, StoreError, ValueError) as exc:
-        print(f"safereq index: {exc}", file=sys.stderr)
+    except StoreError as exc:
+        return store_failed(args, "index", exc)
+    except (IndexError_, ManifestError, EmbeddingError, ValueError) as exc:
+        print(f"safereq index: {redact(str(exc), config.index_dir)}", file=sys.stderr)
         return 2
     if report.repaired:
         print(f"safereq index: {report.repaired}", file=sys.stderr)
@@ -126,24 +128,35 @@ def run(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-def _status(config, as_json: bool) -> int:
-    from ..knowledge.integrity import damaged_message, inspect
+def store_failed(args: argparse.Namespace, command: str, exc: BaseException) -> int:
+    """Say a store error in one line (redacted) and return its exit code; a command whose store did not answer
+    leaves without waiting for the store client's threads (``fast_exit``)."""
+    from ..knowledge.faults import StoreUnreachable, exit_code, redact
+
+    print(f"safereq {command}: {redact(str(exc), getattr(args, 'index_location', None))}", file=sys.stderr)
+    if isinstance(exc, StoreUnreachable):
+        args.fast_exit = True
+    return exit_code(exc)
+
+
+def _status(config, as_json: bool, args: argparse.Namespace) -> int:
+    from ..knowledge.faults import IndexMissing
+    from ..knowledge.integrity import health_error, inspect
     from ..knowledge.store import Store, StoreError
 
     try:
         health = inspect(config.index_dir)
         if health.state == "missing":
-            raise StoreError(f"no index at {config.index_dir}; run 'safereq index' first")
-        if health.state != "ok":
-            print(f"safereq index: {damaged_message(config.index_dir, health)}", file=sys.stderr)
-            return DAMAGED
+            raise IndexMissing(f"no index at {config.index_dir}; run 'safereq index' first")
+        problem = health_error(config.index_dir, health)
+        if problem is not None:
+            raise problem
         store = Store(config.index_dir)
         files = store.files()
         model, dim = store.model()
         version = store.table.version
     except StoreError as exc:
-        print(f"safereq index: {exc}", file=sys.stderr)
-        return 2
+        return store_failed(args, "index", exc)
     local = isinstance(config.index_dir, Path)  # an object store is not listed just to add up sizes
     size = sum(p.stat().st_size for p in config.index_dir.rglob("*") if p.is_file()) if local else None
     if as_json:

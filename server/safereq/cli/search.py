@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .index import DAMAGED, _config, add_index_options
+from .index import DAMAGED, _config, add_index_options, store_failed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,22 +54,17 @@ def run(args: argparse.Namespace) -> int:
         print("safereq search: --limit must be at least 1", file=sys.stderr)
         return 2
     config = _config(args, "search")
+    args.index_location = config.index_dir
     from ..knowledge import open_knowledge_base
-
-    from ..knowledge.integrity import IndexDamaged
 
     try:
         kb = open_knowledge_base(config=config)
-    except IndexDamaged as exc:
-        print(f"safereq search: {exc}", file=sys.stderr)
-        return DAMAGED
     except StoreError as exc:
-        print(f"safereq search: {exc}", file=sys.stderr)
-        return 2
-    _note_pending_vectors(kb)
+        return store_failed(args, "search", exc)
     opts = dict(limit=args.limit, document=args.document, part=args.part, clause_prefix=args.clause,
                 mode=args.mode, rerank=args.rerank)
     try:
+        _note_pending_vectors(kb)
         if args.queries:
             stream = sys.stdin if args.queries == "-" else open(args.queries, encoding="utf-8")  # noqa: SIM115
             with stream:
@@ -79,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
                     print(json.dumps([h.to_json() for h in hits], ensure_ascii=False), flush=True)
             return 0
         hits = kb.search(args.query, **opts)
+    except StoreError as exc:
+        return store_failed(args, "search", exc)
     except OSError as exc:
         print(f"safereq search: cannot read {args.queries}: {exc.strerror or exc}", file=sys.stderr)
         return 2

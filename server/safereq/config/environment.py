@@ -31,6 +31,7 @@ class Environment(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     index: str = Field("", alias="SAFEREQ_INDEX")
+    index_deadline: str = Field("", alias="SAFEREQ_INDEX_DEADLINE")
     corpora: str = Field("", alias="SAFEREQ_CORPORA")
     embedder: str = Field("", alias="SAFEREQ_EMBEDDER")
     embed_url: str = Field("", alias="SAFEREQ_EMBED_URL")
@@ -89,6 +90,11 @@ class Environment(BaseModel):
     @property
     def llm_deadline_seconds(self) -> float | None:
         return _seconds(self.llm_deadline)
+
+    @property
+    def index_deadline_seconds(self) -> float | None:
+        """``SAFEREQ_INDEX_DEADLINE``: the longest one call to an object store may take, in seconds."""
+        return _seconds(self.index_deadline)
 
 
 def _seconds(text: str) -> float | None:

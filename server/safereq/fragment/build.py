@@ -38,7 +38,8 @@ def relative(display: str, prefix: str) -> str:
 
 
 def reusable(path: Path, inputs: str, prefix: str) -> Fragment | None:
-    """The fragment at ``path`` if it was written for exactly these inputs (then nothing needs checking)."""
+    """The fragment at ``path`` if it was written for exactly these inputs (then nothing needs checking); a
+    fragment whose seal, paths or digests do not hold is never reused (``read`` refuses it)."""
     if not path.is_file():
         return None
     try:
@@ -49,7 +50,7 @@ def reusable(path: Path, inputs: str, prefix: str) -> Fragment | None:
 
 
 def build(source: str, inputs: str, sources: Sequence[Any], ws: Any, checker: Any, findings: list[Finding],
-          prefix: str) -> Fragment:
+          prefix: str, config: dict[str, Any]) -> Fragment:
     """The fragment of a finished check: documents, items, and its findings split into local and workspace."""
     local_by_path = checker.local_findings(ws, [s.path for s in sources if s.path in ws.documents])
     local = [f for fs in local_by_path.values() for f in fs]
@@ -77,4 +78,5 @@ def build(source: str, inputs: str, sources: Sequence[Any], ws: Any, checker: An
     records = item_records(items)
     for r in records:
         r["path"] = relative(r["path"], prefix)
-    return Fragment(source, inputs, documents, [strip(f) for f in local], [strip(f) for f in workspace], records)
+    return Fragment(source, inputs, documents, [strip(f) for f in local], [strip(f) for f in workspace], records,
+                    config=config)

@@ -12,8 +12,16 @@ What it holds, and why each part:
   Markdown, typically a few hundred kilobytes, and compresses well (``OUT.gz`` is written gzipped);
 - ``items``: each item's ID, kind, path, line, ASIL and links, for tools that read fragments without
   safereq (a dashboard, a traceability matrix of the programme);
-- ``findings``: this repository's findings, each marked ``local`` (item and document rules, which the merge
-  takes as they are) or ``workspace`` (the rules that need the whole workspace, which the merge runs again).
+- ``findings``: this repository's findings, each marked ``local`` (item and document rules) or ``workspace``
+  (the rules that need the whole workspace, which the merge runs again);
+- ``config``: what of the repository's configuration decides findings, so that the merge can derive the
+  local findings again from the texts and refuse a fragment whose findings are not those of its documents;
+- ``seal``: SHA-256 over everything else, so that a damaged or hand-edited fragment (a finding removed) is
+  never reused by ``check --fragment``. It has no key: it catches damage and careless edits, not a forger;
+  the merge's re-derivation is what a forged fragment cannot pass.
+
+What a fragment says is not trusted: every path must be a plain relative path naming one of its documents
+(a fix can never point outside the repository), and each document's ``text_digest`` must be that of its text.
 
 Every list is sorted and every object's keys are sorted, so that the same inputs give the same bytes.
 """
@@ -37,7 +45,7 @@ from ..workspace.json_input import NumberTooLong, loads
 from ..workspace.unpack import TooLargeUnpacked, gunzip
 
 FORMAT = "safereq-fragment"
-VERSION = 1
+VERSION = 2
 MAX_BYTES = 512 * 1024 * 1024  # on the file, and on what a gzipped one unpacks to
 
 
@@ -61,6 +69,7 @@ class Fragment:
     workspace: list[Finding] = field(default_factory=list)
     items: list[dict[str, Any]] = field(default_factory=list)
     version: str = __version__
+    config: dict[str, Any] = field(default_factory=dict)
 
 
 def inputs_digest(documents: Iterable[tuple[str, str]], config: Mapping[str, Any]) -> str:
@@ -105,7 +114,7 @@ def _read_finding(raw: Any, prefix: str) -> Finding:
             str(raw["rule"]), Severity.parse(str(raw["severity"])), str(raw["message"]), prefix + str(raw["path"]),
             _read_span(raw["span"]),
             tuple(Fix(str(x["title"]), tuple(Edit(prefix + str(e["path"]), _read_span(e["span"]), str(e["text"]))
-                                              for e in x["edits"]), bool(x.get("safe", True)))
+                                              for e in x["edits"]), bool(x.get("safe", False)))
                   for x in raw.get("fixes", ())),
             tuple(Related(prefix + str(r["path"]), _read_span(r["span"]), str(r["message"]))
                   for r in raw.get("related", ())),
@@ -116,11 +125,23 @@ def _read_finding(raw: Any, prefix: str) -> Finding:
 
 
 # -- file -----------------------------------------------------------------------------------------------------
+def seal_of(raw: Mapping[str, Any]) -> str:
+    """The seal of a fragment's JSON: SHA-256 of its canonical text without the seal itself."""
+    body = {k: v for k, v in raw.items() if k != "seal"}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=list)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def to_json(fragment: Fragment) -> dict[str, Any]:
+    raw = _body(fragment)
+    return {**raw, "seal": seal_of(raw)}
+
+
+def _body(fragment: Fragment) -> dict[str, Any]:
     return {
         "format": FORMAT, "version": VERSION, "safereq": fragment.version, "source": fragment.source,
-        "inputs": fragment.inputs,
-        "documents": [{"path": d.path, "digest": d.digest, "text": d.text}
+        "inputs": fragment.inputs, "config": json.loads(json.dumps(fragment.config, default=list)),
+        "documents": [{"path": d.path, "digest": d.digest, "text": d.text, "text_digest": text_digest(d.text)}
                       for d in sorted(fragment.documents, key=lambda d: d.path)],
         "items": sorted(fragment.items, key=lambda i: (i["path"], i["line"], i["id"])),
         "findings": sorted([{"scope": "local", **_finding(f)} for f in fragment.local]
@@ -167,17 +188,61 @@ def read(path: Path, *, prefix: str | None = None) -> Fragment:
     if raw.get("version") != VERSION:
         raise FragmentError(f"{path}: fragment version {raw.get('version')!r} is not supported (this safereq "
                             f"reads version {VERSION}); write it again with this safereq")
+    if raw.get("seal") != seal_of(raw):
+        raise FragmentError(f"{path}: its seal does not match its content (damaged or edited by hand); write it "
+                            "again with `safereq check --fragment`")
     try:
         source = str(raw["source"])
+        _check_name(source, "fragment name")
         pre = f"{source}/" if prefix is None else prefix
-        documents = [Document(pre + str(d["path"]), str(d["digest"]), str(d["text"])) for d in raw["documents"]]
+        documents = []
+        for d in raw["documents"]:
+            rel, text = str(d["path"]), str(d["text"])
+            _check_name(rel, "document path")
+            if str(d.get("text_digest")) != text_digest(text):
+                raise FragmentError(f"{path}: the text of {rel!r} does not have the digest it carries; write the "
+                                    "fragment again with `safereq check --fragment`")
+            documents.append(Document(pre + rel, str(d["digest"]), text))
         findings = raw.get("findings", [])
         local = [_read_finding(f, pre) for f in findings if isinstance(f, dict) and f.get("scope") == "local"]
         workspace = [_read_finding(f, pre) for f in findings if isinstance(f, dict) and f.get("scope") == "workspace"]
         items = [i for i in raw.get("items", []) if isinstance(i, dict)]
-        return Fragment(source, str(raw["inputs"]), documents, local, workspace, items, str(raw.get("safereq", "")))
+        config = raw.get("config", {})
+        if not isinstance(config, dict):
+            raise TypeError("config must be an object")
+        fragment = Fragment(source, str(raw["inputs"]), documents, local, workspace, items,
+                            str(raw.get("safereq", "")), config)
     except (KeyError, TypeError) as exc:
         raise FragmentError(f"{path}: malformed fragment ({type(exc).__name__}: {exc})") from None
+    _confine(fragment, path)
+    return fragment
+
+
+def _check_name(name: str, what: str) -> None:
+    """A plain relative POSIX path: no absolute path, no ``..``, no empty part, no control character."""
+    parts = name.split("/")
+    if (not name or name.startswith("/") or "\\" in name or any(p in ("", ".", "..") for p in parts)
+            or any(ord(c) < 32 or ord(c) == 127 for c in name) or (len(name) > 1 and name[1] == ":")):
+        raise FragmentError(f"the {what} {name!r} is not a plain relative path")
+
+
+def _confine(fragment: Fragment, path: Path) -> None:
+    """Every path a finding, a fix or a related place names is one of the fragment's documents."""
+    known = {d.path for d in fragment.documents}
+    for f in fragment.local + fragment.workspace:
+        named = [f.path, *(e.path for x in f.fixes for e in x.edits), *(r.path for r in f.related)]
+        for name in named:
+            if name not in known:
+                raise FragmentError(f"{path}: a finding names {name!r}, which is not one of the fragment's "
+                                    "documents (a fix may only edit the repository's own files)")
+
+
+def text_digest(text: str) -> str:
+    """The digest of a document's text as carried (the file's own digest, of its bytes, cannot be recomputed
+    from the decoded text when its line ends are mixed)."""
+    from ..workspace.loader import digest_of
+
+    return digest_of(text.encode("utf-8", "surrogatepass"))
 
 
 def item_records(items: Sequence[Any]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..checks.config import Config
 from ..checks.engine import Checker
 from ..checks.findings import Finding
 from ..workspace import Workspace
@@ -38,9 +39,45 @@ def merge(fragments: Sequence[Fragment], checker: Checker, workspace: Workspace)
             owner[doc.path] = frag.source
     local: dict[str, list[Finding]] = {}
     for frag in fragments:
-        for f in frag.local:
-            local.setdefault(f.path, []).append(f)
+        local.update(derive_local(frag))
     workspace.update_many((d.path, d.text) for frag in fragments for d in frag.documents)
     for path, doc in workspace.documents.items():
         checker.adopt_local(doc, local.get(path, []))
     return Merged(workspace, checker, checker.check(workspace), len(owner))
+
+
+def _config(frag: Fragment) -> Config:
+    raw = frag.config
+    try:
+        return Config(rules={str(k): str(v) for k, v in dict(raw.get("rules") or {}).items()},
+                      kinds=dict(raw.get("kinds") or {}), words=dict(raw.get("words") or {}),
+                      exclude=tuple(raw.get("exclude") or ()), external_ids=tuple(raw.get("external_ids") or ()))
+    except (TypeError, ValueError) as exc:
+        raise FragmentError(f"{frag.source}: its configuration is malformed ({exc})") from None
+
+
+def _key(f: Finding) -> tuple:
+    return (f.path, f.span, f.rule, f.severity, f.message)
+
+
+def derive_local(frag: Fragment) -> dict[str, list[Finding]]:
+    """The local findings of the fragment's documents derived again from their texts, with the repository's
+    configuration the fragment carries; FragmentError when they are not the findings the fragment claims
+    (a finding removed, added or changed): its findings are never taken on trust."""
+    from ..model.vocabulary import load_vocabulary
+
+    config = _config(frag)
+    ws = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
+    ws.update_many((d.path, d.text) for d in frag.documents)
+    derived = Checker(config).local_findings(ws, [d.path for d in frag.documents])
+    got = sorted(_key(f) for fs in derived.values() for f in fs)
+    claimed = sorted(_key(f) for f in frag.local)
+    if got != claimed:
+        missing = [k for k in got if k not in claimed]
+        extra = [k for k in claimed if k not in got]
+        example = (missing or extra)[0]
+        raise FragmentError(
+            f"{frag.source}: its findings are not those of its documents ({len(missing)} missing, {len(extra)} not "
+            f"found again; e.g. {example[2]} at {example[0]}:{example[1].start_line + 1}); it was changed after "
+            "it was written, or by another safereq version: write it again with `safereq check --fragment`")
+    return derived

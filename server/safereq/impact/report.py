@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..model.printable import printable
 from .diff import ItemChange, WorkspaceDiff
 from .snapshot import field_label
 
@@ -77,7 +78,7 @@ def render_text(d: WorkspaceDiff, old_rev: str, new_rev: str) -> str:
         for i in d.impact:
             state = "reviewed" if i.reviewed else "needs review"
             out.append(f"  {i.item.id}  {i.item.path}:{i.item.line + 1}  via {' → '.join(i.via)}  [{state}]")
-    return "\n".join(out) + "\n"
+    return printable("\n".join(out) + "\n")  # titles and values are the documents' own text
 
 
 def _md(text: str) -> str:

@@ -19,6 +19,8 @@ line's text depends on its neighbours (no trailing commas to change) and git mer
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,16 +146,28 @@ def parse(text: str, path: Path) -> ReviewState:
 
 
 def load(root: Path) -> ReviewState:
-    """The review state of the workspace rooted at ``root``; an empty one when there is no file yet."""
+    """The review state of the workspace rooted at ``root``; an empty one when there is no file yet.
+
+    Only a regular file is read: a named pipe (or a device) in its place would block the reader for good, so
+    the file is opened without blocking and refused unless it is a regular file.
+    """
     path = root / FILE_NAME
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise ReviewStateError(path, f"larger than {MAX_BYTES // (1024 * 1024)} MB; not read")
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise ReviewStateError(path, "not a regular file (a named pipe, a device or a folder): replace it "
+                                             "with the review file, or remove it")
+            if info.st_size > MAX_BYTES:
+                raise ReviewStateError(path, f"larger than {MAX_BYTES // (1024 * 1024)} MB; not read")
+            text = f.read(MAX_BYTES + 1).decode("utf-8")
     except FileNotFoundError:
         return ReviewState(path=path)
     except UnicodeDecodeError:
         raise ReviewStateError(path, "not UTF-8 text") from None
+    except IsADirectoryError:
+        raise ReviewStateError(path, "not a regular file (a folder): remove it") from None
     except OSError as exc:
         raise ReviewStateError(path, f"cannot be read: {exc.strerror or exc}") from None
     return parse(text, path)

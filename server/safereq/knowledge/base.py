@@ -189,16 +189,18 @@ def open_knowledge_base(index_dir: Path | str | None = None, *, config: Knowledg
                         embedder: Embedder | None | str = "auto") -> KnowledgeBase:
     """Open the index at ``index_dir`` (default: ``<cwd>/.safereq/index``) for reading.
 
-    Raises ``StoreError`` with a user-facing message when there is no index there, and its subclass
-    ``IndexDamaged`` when the index cannot be trusted (read in full once here: a damaged data file would
+    Raises ``StoreError`` with a user-facing message when there is no index there or its store fails (see
+    :mod:`.faults`), ``IndexIncomplete`` when a run stopped before it could answer, and ``IndexDamaged`` when
+    the index cannot be trusted (read in full once here: a damaged data file would
     otherwise give empty results, not an error).
     """
-    from .integrity import IndexDamaged, damaged_message, inspect
+    from .integrity import health_error, inspect
 
     config = config or KnowledgeConfig.resolve(index_dir)
     health = inspect(config.index_dir)
-    if health.state in ("damaged", "search-index"):
-        raise IndexDamaged(damaged_message(config.index_dir, health))
+    problem = health_error(config.index_dir, health)
+    if problem is not None:
+        raise problem
     store = TableReader(config.index_dir)
     store.dataset  # noqa: B018 - fail early, with the "run safereq index" message
     if embedder == "auto":

@@ -194,7 +194,7 @@ class Indexer:
             elif health.state == "search-index":
                 report.repaired = f"the index's full-text search was damaged ({health.problem}); built it again"
             else:
-                return False
+                return health.state == "incomplete"  # resumed: the run builds the full-text index at its end
         log.warning("%s", report.repaired)
         self.store = Store(index_dir, reader=False)  # a fresh handle: the files changed under the old one
         return True

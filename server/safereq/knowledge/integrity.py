@@ -3,7 +3,7 @@
 An index is a cache of the corpora, so damage never costs the user's own text, but it must never end in a
 traceback or, worse, in silently empty search results (a truncated data file makes LanceDB's full-text
 search return nothing rather than fail). :func:`inspect` therefore reads every row of the latest version
-and probes the full-text index with a word the table holds.
+and probes the full-text index with the words of chunks the table holds.
 
 Ways back, in the order ``safereq index`` tries them:
 
@@ -35,7 +35,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from .location import IndexLocation, ObjectStoreURI, storage_options
+from .faults import under_deadline
+from .location import IndexLocation, ObjectStoreURI, redact_uri, storage_options
 from .store_schema import META_MODEL, TABLE, TABLE_DIR, StoreError  # noqa: F401 - StoreError re-exported
 
 QUARANTINE = "damaged"
@@ -43,10 +44,13 @@ _U64_MAX = 2**64 - 1
 
 REPAIR_HINT = "run 'safereq index' to go back to its last good version, or 'safereq index --rebuild' to build it again"
 REBUILD_HINT = "run 'safereq index --rebuild' to build it again"
+RESUME_HINT = "run 'safereq index' again with the same paths to finish it (files already indexed are skipped)"
 
 
 class IndexDamaged(StoreError):
     """The index exists but cannot be read as it is; the message says what is wrong and what to do."""
+
+    exit_code = 3
 
 
 class IndexUnusable(StoreError):
@@ -55,7 +59,8 @@ class IndexUnusable(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class Health:
-    """``state``: missing | ok | damaged | search-index (rows intact, full-text index damaged)."""
+    """``state``: missing | ok | damaged | search-index (rows intact, full-text index damaged) | incomplete
+    (a run stopped before the index could answer: no row yet, or no full-text index built yet)."""
 
     state: str
     problem: str = ""
@@ -85,7 +90,8 @@ def short(exc: BaseException) -> str:
     text = re.sub(r",?\s*/\S+\.rs:\d+(:\d+)?", "", text)
     text = re.sub(r"^(lance error: )?(External error: )?(LanceError\(\w+\): )?", "", text)
     text = text.replace("Generic LocalFileSystem error: ", "").replace("Generic memory error: ", "")
-    return text.splitlines()[0].strip() if text else type(exc).__name__
+    line = text.splitlines()[0].strip() if text else type(exc).__name__
+    return redact_uri(line if len(line) <= 300 else line[:300] + " …")  # a store's debug dump is not a message
 
 
 def path_problem(index_dir: IndexLocation) -> str | None:
@@ -163,37 +169,48 @@ def read_version(table_dir: IndexLocation, version: int | None = None) -> int:
     return rows
 
 
-def _probe_word(reader) -> str | None:
-    """A word from the first chunk's search text: a search for it must find at least that chunk."""
-    rows = reader.scan(None, ["search_text"], limit=1)
-    for word in re.findall(r"[^\W\d_]{4,}", rows[0]["search_text"] if rows else ""):
-        return word.lower()
-    return None
+PROBE_ROWS = 3  # chunks probed; the index is declared damaged only when a search for each one's words finds nothing
+PROBE_WORDS = 64  # words of a chunk in its probe query
+
+
+def _probe_queries(reader) -> list[str]:
+    """The words of the first chunks' search texts, one query per chunk: a search for a chunk's own words finds
+    at least that chunk whatever the tokeniser makes of them (``Part6`` is one token, not ``part``), because
+    the query is tokenised as the text was. Words only: the query never meets the parser's syntax."""
+    out = []
+    for row in reader.scan(None, ["search_text"], limit=PROBE_ROWS):
+        words = re.findall(r"\w+", row["search_text"] or "")[:PROBE_WORDS]
+        if words:
+            out.append(" ".join(words))
+    return out
 
 
 def search_index_problem(index_dir: IndexLocation) -> str | None:
-    """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for a word it holds)."""
+    """Why the full-text index cannot be trusted (missing, unreadable, or finds nothing for text it holds)."""
     from .reader import TableReader
 
     reader = TableReader(index_dir)
-    if reader.count() == 0:
+    if reader.count() == 0 or not reader.has_text_index():
+        return None  # incomplete, not damaged: see _with_search_index
+    queries = _probe_queries(reader)
+    if not queries:
         return None
-    if not reader.has_text_index():
-        return "its full-text index is missing"
-    word = _probe_word(reader)
-    if word is None:
-        return None
-    try:
-        hits = reader.fts(word, None, ["id"], 1)
-    except Exception as exc:  # noqa: BLE001 - any failure of the index is the finding
-        return f"its full-text index cannot be read ({short(exc)})"
-    return None if hits else "its full-text index finds nothing for words the index holds"
+    for query in queries:
+        try:
+            if reader.fts(query, None, ["id"], 1):
+                return None
+        except Exception as exc:  # noqa: BLE001 - any failure of the index is the finding
+            return f"its full-text index cannot be read ({short(exc)})"
+    return "its full-text index finds nothing for words the index holds"
 
 
 def inspect(index_dir: IndexLocation) -> Health:
-    """The health of the index at ``index_dir`` (reads it all: call once per open or run, not per query)."""
+    """The health of the index at ``index_dir`` (reads it all: call once per open or run, not per query).
+
+    A store that fails (unreachable, no bucket, credentials refused, no answer before the deadline) raises
+    its :mod:`.faults` error: that is not damage to the index."""
     if isinstance(index_dir, ObjectStoreURI):
-        return _inspect_remote(index_dir)
+        return under_deadline(index_dir, "checking the index", _inspect_remote, index_dir)
     index_dir = Path(index_dir)
     check_path(index_dir)
     table_dir = index_dir / TABLE_DIR
@@ -226,14 +243,31 @@ def _inspect_remote(uri: ObjectStoreURI) -> Health:
     try:
         known = _remote_versions(uri)
         rows = read_version(uri / TABLE_DIR)
+    except StoreError:
+        raise
     except Exception as exc:  # noqa: BLE001 - LanceDB raises assorted types for damaged objects
+        from .faults import network_fault
+
+        fault = network_fault(exc, uri, "reading the index")
+        if fault is not None:
+            raise fault from None
         return Health("damaged", f"its latest version cannot be read: {short(exc)}")
     return _with_search_index(uri, known[0] if known else None, rows)
 
 
 def _with_search_index(index_dir: IndexLocation, version: int | None, rows: int) -> Health:
+    from .reader import TableReader
+
+    if rows == 0:
+        return Health("incomplete", "nothing has been indexed into it yet: the first 'safereq index' stopped before "
+                      "it wrote a file", version, rows)
     try:
+        if not TableReader(index_dir).has_text_index():
+            return Health("incomplete", "its full-text index has not been built yet: the 'safereq index' that "
+                          "wrote it stopped before the end", version, rows)
         problem = search_index_problem(index_dir)
+    except StoreError:
+        raise
     except Exception as exc:  # noqa: BLE001
         problem = f"the table cannot be opened ({short(exc)})"
     if problem:
@@ -242,14 +276,27 @@ def _with_search_index(index_dir: IndexLocation, version: int | None, rows: int)
 
 
 def damaged_message(index_dir: IndexLocation, health: Health) -> str:
+    if health.state == "incomplete":
+        return f"the index at {index_dir} is incomplete: {health.problem}; {RESUME_HINT}"
     hint = REPAIR_HINT if health.state == "damaged" else "run 'safereq index' to build its full-text index again"
     return f"the index at {index_dir} is damaged: {health.problem}; {hint}"
+
+
+def health_error(index_dir: IndexLocation, health: Health) -> StoreError | None:
+    """The error to raise for an index in this state before reading it; None when it can be read."""
+    from .faults import IndexIncomplete
+
+    if health.state == "incomplete":
+        return IndexIncomplete(damaged_message(index_dir, health))
+    if health.state in ("damaged", "search-index"):
+        return IndexDamaged(damaged_message(index_dir, health))
+    return None
 
 
 def fall_back(index_dir: IndexLocation, problem: str) -> Fallback:
     """Make the newest fully readable older version the latest (see module docstring); IndexDamaged if none."""
     if isinstance(index_dir, ObjectStoreURI):
-        return _fall_back_remote(index_dir, problem)
+        return under_deadline(index_dir, "going back to a good version", _fall_back_remote, index_dir, problem)
     table_dir = Path(index_dir) / TABLE_DIR
     known = versions(table_dir) if table_dir.is_dir() else []
     for version in known[1:]:
@@ -294,7 +341,7 @@ def remove_table(index_dir: IndexLocation) -> None:
 
         store = Store(index_dir, reader=False)
         if store.exists():
-            store.db.drop_table(TABLE)
+            under_deadline(index_dir, "removing the index", store.db.drop_table, TABLE)
         return
     for name in (TABLE_DIR, QUARANTINE):
         target = Path(index_dir) / name

@@ -15,6 +15,7 @@ No heavy imports here: the CLI and the language server parse locations at start-
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,18 @@ _ENV_OPTIONS = (
     ("AZURE_STORAGE_SAS_TOKEN", "azure_storage_sas_token"),
 )
 SETTING_PREFIX = "SAFEREQ_INDEX_STORAGE_"
+
+
+_USERINFO_RE = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#'\"]*@")
+_QUERY_VALUE_RE = re.compile(r"([?&;][^=\s&#;'\"<>]+=)[^&\s#;'\"<>]+")
+_FRAGMENT_RE = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s'\"<>#]*)#[^\s'\"<>]+")
+
+
+def redact_uri(text: str) -> str:
+    """``text`` with every URI's ``user:secret@`` and the values of query parameters (``?sig=…``) replaced by
+    ``***``, and a URI's fragment (``#access_token=…``) too: what a location may carry that must never be
+    repeated in a message."""
+    return _FRAGMENT_RE.sub(r"\1#***", _QUERY_VALUE_RE.sub(r"\1***", _USERINFO_RE.sub(r"\1***@", text)))
 
 
 class LocationError(ValueError):
@@ -86,13 +99,22 @@ def index_location(value: str | Path | ObjectStoreURI, base: Path | None = None)
     if scheme == "file":
         return Path(rest)
     if scheme not in SCHEMES:
-        raise LocationError(f"the index location {text!r} uses {scheme}://, which safereq cannot store an index on; "
-                            f"use a folder or one of {', '.join(s + '://' for s in SCHEMES)}")
+        raise LocationError(f"the index location {redact_uri(text)!r} uses {scheme}://, which safereq cannot store an "
+                            f"index on; use a folder or one of {', '.join(s + '://' for s in SCHEMES)}")
     bucket = rest.split("/", 1)[0]
-    if "@" in bucket or not bucket:
-        raise LocationError(f"the index location must be {scheme}://bucket/prefix, without credentials in it: put "
-                            "them in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, ...)")
+    if "@" in bucket or not bucket or "#" in rest or not _allowed_query(scheme, rest):
+        raise LocationError(f"the index location must be {scheme}://bucket/prefix, without credentials, a query (?…) "
+                            "or a fragment (#…) in it: put credentials in the environment (AWS_ACCESS_KEY_ID, "
+                            "AWS_SECRET_ACCESS_KEY, ...)")
     return ObjectStoreURI(f"{scheme}://{rest.rstrip('/')}")
+
+
+def _allowed_query(scheme: str, rest: str) -> bool:
+    """A query is a place for credentials (``?sig=…``): only S3+DynamoDB's own ``ddbTableName`` is accepted."""
+    if "?" not in rest:
+        return True
+    query = rest.split("?", 1)[1]
+    return scheme == "s3+ddb" and all(part.split("=", 1)[0] == "ddbTableName" for part in query.split("&"))
 
 
 def storage_options(location: IndexLocation, env: Mapping[str, str] | None = None) -> dict[str, str]:

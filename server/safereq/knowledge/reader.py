@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import os
 
-from .location import IndexLocation, index_location, storage_options
+from .faults import IndexMissing, network_fault, one_line, store_call
+from .location import IndexLocation, ObjectStoreURI, index_location, storage_options
 from .store_schema import FILE_COLUMNS, META_DIM, META_MODEL, TABLE_DIR, StoreError, indexed_files
 from .types import IndexedFile
 
@@ -34,8 +35,15 @@ class TableReader:
     def _open(self):
         try:
             return lance.dataset(str(self.index_dir / TABLE_DIR), storage_options=storage_options(self.index_dir) or None)
-        except Exception:  # noqa: BLE001 - lance raises assorted types for a missing table
-            raise StoreError(f"no index at {self.index_dir}; run 'safereq index' first") from None
+        except Exception as exc:  # noqa: BLE001 - lance raises assorted types for a missing table
+            if isinstance(self.index_dir, ObjectStoreURI):
+                fault = network_fault(exc, self.index_dir, "opening the index")
+                if fault is not None:
+                    raise fault from None
+                if not _not_found(exc):
+                    raise StoreError(f"cannot open the index at {self.index_dir}: "
+                                     f"{one_line(exc, self.index_dir)}") from None
+            raise IndexMissing(f"no index at {self.index_dir}; run 'safereq index' first") from None
 
     @property
     def dataset(self):
@@ -48,53 +56,65 @@ class TableReader:
                 self._ds = self._ds.checkout_version(latest)
         return self._ds
 
+    @store_call("opening the index")
     def exists(self) -> bool:
+        """Whether the table is there; a store that fails otherwise (unreachable, no bucket …) raises."""
         try:
             self.dataset  # noqa: B018
-        except StoreError:
+        except IndexMissing:
             return False
         return True
 
     # -- schema ----------------------------------------------------------------------------------------
+    @store_call("reading the index")
     def model(self) -> tuple[str, int]:
         meta = self.dataset.schema.metadata or {}
         return meta.get(META_MODEL, b"").decode(), int(meta.get(META_DIM, b"0") or 0)
 
+    @store_call("reading the index")
     def has_vectors(self) -> bool:
         return "vector" in self.dataset.schema.names
 
+    @store_call("reading the index")
     def has_text_index(self) -> bool:
         return any(d.field_names == ["search_text"] for d in self.dataset.describe_indices())
 
     # -- reads -----------------------------------------------------------------------------------------
+    @store_call("reading the index")
     def count(self, where: str | None = None) -> int:
         return self.dataset.count_rows(where) if self.exists() else 0
 
+    @store_call("reading the index")
     def pending_count(self) -> int:
         """Rows written without a vector yet (text indexed first, vectors filled in afterwards)."""
         if not self.exists() or not self.has_vectors():
             return 0
         return self.count("vector IS NULL")
 
+    @store_call("reading the index")
     def scan(self, where: str | None, columns: list[str], limit: int | None = None) -> list[dict]:
         return self.dataset.to_table(columns=columns, filter=where, limit=limit).to_pylist()
 
+    @store_call("reading the index")
     def columns(self, columns: list[str]) -> dict[str, list]:
         """Whole columns of every row (for listings of documents and files)."""
         tbl = self.dataset.to_table(columns=columns)
         return {c: tbl.column(c).to_pylist() for c in columns}
 
+    @store_call("searching the index")
     def fts(self, query: str, where: str | None, columns: list[str], limit: int) -> list[dict]:
         """BM25 match query on ``search_text``, filtered before ranking; rows carry ``_score``."""
         return self.dataset.to_table(columns=[*columns, "_score"], filter=where, prefilter=bool(where), limit=limit,
                                      full_text_query={"query": query, "columns": ["search_text"]}).to_pylist()
 
+    @store_call("searching the index")
     def nearest(self, vector: list[float], where: str | None, columns: list[str], limit: int) -> list[dict]:
         """Cosine nearest neighbours on ``vector``, filtered before ranking; rows carry ``_distance``."""
         return self.dataset.to_table(columns=[*columns, "_distance"], filter=where, prefilter=bool(where),
                                      nearest={"column": "vector", "q": vector, "k": limit,
                                               "metric": "cosine"}).to_pylist()
 
+    @store_call("reading the index")
     def files(self) -> list[IndexedFile]:
         return indexed_files(self.columns(FILE_COLUMNS)) if self.exists() else []
 
@@ -103,3 +123,9 @@ class TableReader:
             return tuple((str(c), str(t)) for c, t in json.loads(row.get("path") or "[]"))
         except (ValueError, TypeError):
             return ()
+
+
+def _not_found(exc: BaseException) -> bool:
+    """Lance's words for a dataset that is not there (as against one it could not read)."""
+    text = f"{exc}".lower()
+    return "not found" in text or "does not exist" in text or "no such file" in text

@@ -22,6 +22,7 @@ import os
 from collections.abc import Iterable
 from datetime import timedelta
 
+from .faults import IndexMissing, one_line, store_call, under_deadline
 from .location import IndexLocation, index_location, storage_options
 from .store_schema import (FILE_COLUMNS, LIGHT_COLUMNS, META_DIM, META_MODEL, META_SCHEMA, SCHEMA_VERSION,  # noqa: F401
                            STRING_FIELDS, TABLE, StoreError, indexed_files, quote)
@@ -58,12 +59,16 @@ class Store:
         if options:
             kwargs["storage_options"] = options
         try:
-            self.db = lancedb.connect(str(self.index_dir), **kwargs)
+            self.db = under_deadline(self.index_dir, "opening the index", lancedb.connect, str(self.index_dir), **kwargs)
+        except StoreError:
+            raise
         except Exception as exc:  # noqa: BLE001 - lancedb raises assorted types for a bad path
-            raise StoreError(f"cannot open the index at {self.index_dir}: {exc}") from None
+            log.debug("cannot open the index at %s: %s", self.index_dir, one_line(exc, self.index_dir))
+            raise StoreError(f"cannot open the index at {self.index_dir}: {one_line(exc, self.index_dir)}") from None
         self._table = None
 
     # -- opening ---------------------------------------------------------------------------------------
+    @store_call("opening the index")
     def exists(self) -> bool:
         return TABLE in (self.db.list_tables().tables or [])
 
@@ -71,17 +76,20 @@ class Store:
     def table(self):
         if self._table is None:
             if not self.exists():
-                raise StoreError(f"no index at {self.index_dir}; run 'safereq index' first")
+                raise IndexMissing(f"no index at {self.index_dir}; run 'safereq index' first")
             self._table = self.db.open_table(TABLE)
         return self._table
 
+    @store_call("reading the index")
     def model(self) -> tuple[str, int]:
         meta = self.table.schema.metadata or {}
         return meta.get(META_MODEL, b"").decode(), int(meta.get(META_DIM, b"0") or 0)
 
+    @store_call("reading the index")
     def has_vectors(self) -> bool:
         return "vector" in self.table.schema.names
 
+    @store_call("creating the index")
     def ensure(self, model_id: str, dim: int) -> bool:
         """Create the table for this model, or recreate it if it was built with another one. True if (re)created."""
         if self.exists():
@@ -98,15 +106,18 @@ class Store:
         return True
 
     # -- reads -----------------------------------------------------------------------------------------
+    @store_call("reading the index")
     def count(self) -> int:
         return self.table.count_rows() if self.exists() else 0
 
+    @store_call("reading the index")
     def scan(self, where: str | None, columns: list[str], limit: int | None = None) -> list[dict]:
         q = self.table.search().select(columns)
         if where:
             q = q.where(where)
         return q.limit(limit).to_list() if limit else q.limit(None).to_list()
 
+    @store_call("reading the index")
     def files(self) -> list[IndexedFile]:
         if not self.exists():
             return []
@@ -117,6 +128,7 @@ class Store:
         """source → (content hash, chunker version) of every indexed file."""
         return {f.source: (f.content_hash, f.chunker) for f in self.files()}
 
+    @store_call("reading the index")
     def cached_vectors(self, hashes: Iterable[str]) -> dict[str, list[float]]:
         """Vectors already in the table for these embed hashes (the cache of unchanged chunk texts)."""
         wanted = sorted(set(hashes))
@@ -131,12 +143,14 @@ class Store:
                 out[h] = v
         return out
 
+    @store_call("reading the index")
     def pending_count(self) -> int:
         """Rows written without a vector yet (text indexed first, vectors filled in afterwards)."""
         if not self.exists() or not self.has_vectors():
             return 0
         return self.table.count_rows("vector IS NULL")
 
+    @store_call("reading the index")
     def pending_rows(self) -> list[dict]:
         """(id, embed_hash, search_text) of every row still waiting for its vector, in table order."""
         if not self.pending_count():
@@ -145,6 +159,7 @@ class Store:
                 .limit(None).to_list())
 
     # -- writes ----------------------------------------------------------------------------------------
+    @store_call("writing the index")
     def write_source(self, source: str, rows: list[dict]) -> None:
         """Replace every row of ``source`` with ``rows`` in one commit (one new table version).
 
@@ -155,23 +170,27 @@ class Store:
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
          .when_not_matched_by_source_delete(f"source = {quote(source)}").execute(data, on_bad_vectors="null"))
 
+    @store_call("writing the index")
     def set_vectors(self, ids: list[str], vectors: list[list[float]]) -> None:
         """Fill the vectors of these rows in one commit; rows deleted meanwhile are left alone."""
         field = self.table.schema.field("vector")
         data = pa.table({"id": pa.array(ids, pa.string()), "vector": pa.array(vectors, field.type)})
         self.table.merge_insert("id").when_matched_update_all().execute(data)
 
+    @store_call("writing the index")
     def delete_sources(self, sources: Iterable[str]) -> None:
         items = sorted(set(sources))
         for i in range(0, len(items), 200):
             self.table.delete("source IN (" + ", ".join(quote(s) for s in items[i:i + 200]) + ")")
 
+    @store_call("building the full-text index")
     def finish_text(self) -> None:
         """After the text of a run is written: (re)build the full-text index, so search works from now on."""
         if self.table.count_rows() == 0:
             return
         self.table.create_index("search_text", config=FTS(with_position=False), replace=True)
 
+    @store_call("finishing the index")
     def finish(self) -> None:
         """After the vectors are in: add a vector index on big tables, compact, drop old versions."""
         table = self.table

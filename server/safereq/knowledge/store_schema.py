@@ -25,7 +25,9 @@ FILE_COLUMNS = ["source", "source_hash", "chunker", "indexed_at", "document"]
 
 
 class StoreError(Exception):
-    pass
+    """A problem with the index's store, said in one line; ``exit_code`` is the commands' exit status for it."""
+
+    exit_code = 2
 
 
 def quote(value: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..checks.findings import Finding, Severity
+from ..model.printable import printable
 from . import one_based
 
 
@@ -17,10 +18,10 @@ def render(findings: Iterable[Finding]) -> str:
     lines = []
     for f in findings:
         line, col, _, _ = one_based(f.span)
-        lines.append(f"{f.path}:{line}:{col}: {f.severity.label} [{f.rule}] {_one_line(f.message)}")
+        lines.append(printable(f"{f.path}:{line}:{col}: {f.severity.label} [{f.rule}] {_one_line(f.message)}"))
         for rel in f.related:
             rline, rcol, _, _ = one_based(rel.span)
-            lines.append(f"{rel.path}:{rline}:{rcol}: note: {_one_line(rel.message)}")
+            lines.append(printable(f"{rel.path}:{rline}:{rcol}: note: {_one_line(rel.message)}"))
     return "".join(line + "\n" for line in lines)
 
 

@@ -48,7 +48,7 @@ def _asil_span(item: Item) -> Span:
     return attr.value_span if attr is not None else item.id_span
 
 
-def _replace(path: str, span: Span, text: str, title: str, *, safe: bool = True) -> Fix:
+def _replace(path: str, span: Span, text: str, title: str, *, safe: bool = False) -> Fix:
     return Fix(title, (Edit(path, span, text),), safe)
 
 
@@ -206,9 +206,8 @@ def sec_mismatch(ctx: CheckContext, doc: Document) -> Iterator[Finding]:
 
 def _mismatch(ctx: CheckContext, path: str, span: Span, what: str, stated: AsilValue, classes: str,
               computed: str) -> Finding:
-    # Raising to the determined ASIL is conservative; lowering may hide a wrong S/E/C, so it needs review.
-    raising = rank(computed) > rank(stated.level)
-    fix = _replace(path, span, computed, f"Set the ASIL to {computed}", safe=raising)
+    # Raising or lowering an ASIL is an engineering decision (a wrong S/E/C may be the mistake): never safe.
+    fix = _replace(path, span, computed, f"Set the ASIL to {computed}")
     return ctx.finding(
         "asil/sec-mismatch", path, span,
         f"ASIL {stated} of {what} disagrees with {classes}, which give ASIL {computed} ({determination_clause()})",

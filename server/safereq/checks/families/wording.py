@@ -186,7 +186,7 @@ def _absolute_fixes(item: Item, text: str, start: int, end: int) -> list[Fix]:
         return []
     if word == "never":
         not_ = "NOT" if text[start:end].isupper() else "not"
-        return [Fix("Write 'shall not'", (Edit(item.path, source_span(item.statement, start, end), not_),))]
+        return [Fix("Write 'shall not'", (Edit(item.path, source_span(item.statement, start, end), not_),), safe=True)]
     if word == "always":
         span = _deletion_span(item, text, start, end)
         if span is not None:
