@@ -28,6 +28,9 @@ if [ ! -x "$SARIF_TOOL_DIR/node_modules/.bin/sarif-multitool" ]; then
   npm install --prefix "$SARIF_TOOL_DIR" --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0
 fi
 
+say "setup: the MCP Inspector's CLI (npm) for the MCP server test"
+bash scripts/install_mcp_inspector.sh
+
 say "setup: Python environment (.venv)"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null

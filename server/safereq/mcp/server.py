@@ -9,6 +9,7 @@ The workspace loads before the first answer; standard output carries nothing but
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import os
 from collections.abc import Callable
@@ -81,7 +82,7 @@ def build(served: Served) -> MCPServer:
 
     def tool(name: str, title: str) -> Callable[[Callable], Callable]:
         def decorate(fn: Callable) -> Callable:
-            app.add_tool(guard_tool(fn), name=name, title=title, description=(fn.__doc__ or "").strip(),
+            app.add_tool(guard_tool(fn), name=name, title=title, description=inspect.cleandoc(fn.__doc__ or ""),
                          annotations=READ_ONLY, structured_output=True)
             return fn
 
