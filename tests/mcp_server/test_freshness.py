@@ -57,3 +57,14 @@ async def test_an_unreadable_document_is_a_finding_not_a_failure(workspace):
         (workspace / "binary.md").write_bytes(b"# X\0\0\0")
         found = await call(client, "check", {"rule": "io", "limit": 200})
         assert [(f["path"], f["rule"]) for f in found["findings"]] == [("binary.md", "io/binary")]
+
+
+async def test_coverage_follows_an_edit_though_it_is_kept_between_calls(workspace):
+    fsc = workspace / "functional-safety-concept.md"
+    async with serve(workspace) as client:
+        before = await call(client, "coverage", {"limit": 200})
+        assert ("FSR-1", "verified") not in {(h["id"], h["measure"]) for h in before["holes"]}
+        assert await call(client, "coverage", {"limit": 200}) == before  # unchanged: the kept answer
+        write(fsc, fsc.read_text(encoding="utf-8").replace("- Verified by: TC-1\n", "", 1))
+        after = await call(client, "coverage", {"limit": 200})
+        assert ("FSR-1", "verified") in {(h["id"], h["measure"]) for h in after["holes"]}

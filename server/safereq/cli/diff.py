@@ -64,9 +64,9 @@ def _run(args: argparse.Namespace) -> int:
     else:
         config = load_config(Path(os.path.commonpath([os.path.abspath(p) for p in paths])))
     root = config.source.parent if config.source else cwd
-    from .check import _gc_paused  # parsing a whole workspace makes no cycles for the collector to find
+    from ..workspace.memory import gc_paused  # parsing a whole workspace makes no cycles for the collector to find
 
-    with _gc_paused():
+    with gc_paused():
         result = compare_revisions(old_rev, new_rev, paths, root=root, cwd=cwd,
                                    excluder=Excluder(config.exclude, root),
                                    vocabulary=load_vocabulary(config.kinds) if config.kinds else None,

@@ -91,8 +91,7 @@ def build(served: Served) -> MCPServer:
     tools.register(app, served, tool)
     resources.register(app, served, guard_resource)
     prompts.register(app)
-    served.fresh()
-    served.findings()  # the first check fills the checker's caches: the first tool call reuses them
+    served.fresh()  # loaded and checked before the first request (and before any thread starts: it may fork)
     return app
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..checks import io_findings, io_rule_infos
 from ..checks.config import Config, ConfigError, load_config, load_config_file
@@ -28,6 +29,8 @@ from .errors import Refused
 
 if TYPE_CHECKING:
     from ..model.document import Item
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class Served:
         self.review_error: str | None = None
         self._stamps: tuple = ()
         self._knowledge = None
+        self._memo: dict[str, tuple[tuple, object]] = {}
+        self._configured = 0  # counts (re)configurations: with the mirror's generation, what memo() keys on
         self.workspace = Workspace()
         self.checker = Checker(self.config)
         self.mirror = DiskMirror(self.workspace, self.folders, cwd=self.root)
@@ -77,8 +82,30 @@ class Served:
             if stamps != self._stamps:
                 self._configure()
                 self._stamps = (self._config_path(), _stamp(self._config_path()), _stamp(self.review_path))
-            self.mirror.refresh()
+            if self.mirror.stamps:
+                self.mirror.refresh()
+            else:
+                self._first_load()
         return self
+
+    def _first_load(self) -> None:
+        """Read, parse and check everything, in worker processes on a large workspace as ``safereq check``
+        does, with the collector paused (parsing makes no cycles); later refreshes are incremental."""
+        from ..checks import default_jobs, parse_and_check
+        from ..workspace.memory import gc_paused
+
+        with gc_paused():
+            self.mirror.refresh(lambda sources: parse_and_check(sources, self.workspace, self.checker, default_jobs()))
+            self.findings()
+
+    def memo(self, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, kept until the workspace, configuration or review file change (coverage and suspect
+        links read the whole workspace: a second call on an unchanged one costs nothing)."""
+        key = (self._configured, self.mirror.generation)
+        kept = self._memo.get(name)
+        if kept is None or kept[0] != key:
+            kept = self._memo[name] = (key, compute())
+        return kept[1]
 
     def _config_path(self) -> Path | None:
         if self.options.config_file is not None:
@@ -93,6 +120,7 @@ class Served:
 
     def _configure(self) -> None:
         """(Re)read the configuration and review file; a broken one leaves the defaults and is reported."""
+        self._configured += 1
         try:
             config = (load_config_file(self.options.config_file) if self.options.config_file
                       else load_config(self.root))

@@ -179,7 +179,7 @@ def register(app: Any, served: Served, tool: Callable[..., Callable]) -> None:
         from ..report.tables import tables
 
         with served.fresh().lock:
-            data = tables(compute(collect(served.workspace)))
+            data = served.memo("coverage", lambda: tables(compute(collect(served.workspace))))
         rows = [s.CoverageRow(**{**r, "holes": head(r["holes"])}) for r in data["coverage"]]
         chunk, nxt = page(data[table], offset, limit)
         out = s.CoverageOut(total=len(data[table]), offset=offset, next_offset=nxt, coverage=rows, table=table)
@@ -238,15 +238,12 @@ def register(app: Any, served: Served, tool: Callable[..., Callable]) -> None:
     def suspect_links(offset: Offset = 0, limit: Limit = DEFAULT_LIMIT) -> s.SuspectList:
         """Trace links whose target changed since the link was last reviewed (the review file
         safereq-review.jsonl), as `safereq review` reports them. Read-only: recording a review is for a person."""
-        from ..impact.snapshot import describe, keys_for
-        from ..impact.suspect import SnapshotCache, suspects, trace_links
         from ..impact.review_state import ReviewState
+        from ..impact.snapshot import describe
 
         with served.fresh().lock:
             state = served.review or ReviewState(path=served.review_path)
-            links = list(trace_links(served.workspace))
-            found = suspects(served.workspace, state, SnapshotCache(keys_for(served.config.impact_keys)))
-            recorded = sum(1 for tl in links if state.reviewed(tl.child.id, tl.parent.id))
+            links, found, recorded = served.memo("suspects", lambda: _suspects(served, state))
             chunk, nxt = page(found, offset, limit)
             notes = [n for n in (served.review_error,) if n]
             if not state.recorded:
@@ -306,6 +303,16 @@ def register(app: Any, served: Served, tool: Callable[..., Callable]) -> None:
     suggestion_tool("suggest_rebuttals", "Suggest rebuttals",
                     "Ways a claim or requirement could fail to hold, with mitigations and verified citations "
                     "(`safereq rebut`). Proposals only: nothing is written.")
+
+
+def _suspects(served: Served, state) -> tuple[list, list, int]:
+    """The workspace's trace links, its suspect links and how many links the review file records."""
+    from ..impact.snapshot import keys_for
+    from ..impact.suspect import SnapshotCache, suspects, trace_links
+
+    links = list(trace_links(served.workspace))
+    found = suspects(served.workspace, state, SnapshotCache(keys_for(served.config.impact_keys)))
+    return links, found, sum(1 for tl in links if state.reviewed(tl.child.id, tl.parent.id))
 
 
 def _cut_opt(value: str | None) -> str | None:

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from .loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, discover, display_path, read_source
+from .loader import DEFAULT_MAX_BYTES, Excluder, LoadProblem, SourceFile, discover, display_path, read_source
 from .workspace import Workspace
 
 Stamp = tuple[int, int, int]
@@ -39,12 +39,16 @@ class DiskMirror:
         self.problems: dict[str, LoadProblem] = {}
         self.generation = 0  # counts refreshes that changed something
 
-    def refresh(self) -> list[str]:
-        """Bring the workspace up to date with the disk; the paths that were added, changed or removed."""
+    def refresh(self, update_many: Callable[[list[SourceFile]], None] | None = None) -> list[str]:
+        """Bring the workspace up to date with the disk; the paths that were added, changed or removed.
+
+        ``update_many`` takes the documents read, all at once, instead of one ``Workspace.update`` each (the
+        first load of a large workspace parses and checks them in worker processes, see checks.engine)."""
         found = discover(self.folders, excluder=self.excluder, cwd=self.cwd)
         stamps: dict[str, Stamp] = {}
         files: dict[str, Path] = {}
         changed: list[str] = []
+        read: list[SourceFile] = []
         listing = {p.path: p for p in found.problems}
         for path in found.files:
             if self.accept is not None and not self.accept(path):
@@ -65,7 +69,12 @@ class DiskMirror:
                 self.problems[key] = result
             else:
                 self.problems.pop(key, None)
-                self.workspace.update(key, result.text)
+                read.append(result)
+        if update_many is not None and read:
+            update_many(read)
+        else:
+            for source in read:
+                self.workspace.update(source.path, source.text)
         for key in [k for k in self.stamps if k not in stamps]:
             self.workspace.remove(key)
             self.problems.pop(key, None)
