@@ -9,7 +9,9 @@ then, through the SDK's own client over stdio, as an agent's client would:
 - start-up: spawning ``safereq mcp`` until the first tool call is answered (the workspace is loaded and
   checked before the server answers), median of ``--runs`` fresh servers;
 - each tool's latency in one running server, median of ``--calls`` calls (varied arguments), among them a
-  call after a one-line edit on disk (the server sees it, re-parses that section, re-checks, answers).
+  call after a one-line edit on disk (the server sees it, re-parses that section, re-checks, answers). Each
+  round ends with such an edit, so the round's first coverage call recomputes (only the changed document's
+  records are rebuilt) and the next ones reuse the kept answer.
   The assistant's tools (suggest_links, derive_requirements, suggest_rebuttals) are left out: their time is
   the assistant's, measured by benchmarks/agent/run.py (the first link suggestion on a large workspace embeds
   every candidate item once, as ``safereq links`` does).
@@ -85,8 +87,9 @@ async def calls(ws: Path, tmp: Path, n: int) -> dict[str, list[float]]:
             "get_item": lambda k: ("get_item", {"id": ids[k % len(ids)]}),
             "check (a document)": lambda k: ("check", {"path": doc}),
             "check (workspace, errors)": lambda k: ("check", {"min_severity": "error", "offset": k}),
-            "coverage (holes)": lambda k: ("coverage", {"offset": k * 50}),
-            "suspect_links": lambda k: ("suspect_links", {}),
+            "coverage, after an edit": lambda k: ("coverage", {"offset": k * 50}),
+            "coverage, unchanged": lambda k: ("coverage", {"table": "matrix", "offset": k * 50}),
+            "suspect_links, unchanged": lambda k: ("suspect_links", {}),
             "search_knowledge": lambda k: ("search_knowledge", {"query": ["ASIL decomposition", "safe state",
                                                                           "fault tolerant time interval"][k % 3]}),
         }

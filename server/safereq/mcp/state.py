@@ -69,6 +69,7 @@ class Served:
         self._stamps: tuple = ()
         self._knowledge = None
         self._memo: dict[str, tuple[tuple, object]] = {}
+        self.records: dict = {}  # exchange.records.collect's documents kept between calls (coverage)
         self._configured = 0  # counts (re)configurations: with the mirror's generation, what memo() keys on
         self.workspace = Workspace()
         self.checker = Checker(self.config)

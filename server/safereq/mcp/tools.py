@@ -179,7 +179,7 @@ def register(app: Any, served: Served, tool: Callable[..., Callable]) -> None:
         from ..report.tables import tables
 
         with served.fresh().lock:
-            data = served.memo("coverage", lambda: tables(compute(collect(served.workspace))))
+            data = served.memo("coverage", lambda: tables(compute(collect(served.workspace, served.records))))
         rows = [s.CoverageRow(**{**r, "holes": head(r["holes"])}) for r in data["coverage"]]
         chunk, nxt = page(data[table], offset, limit)
         out = s.CoverageOut(total=len(data[table]), offset=offset, next_offset=nxt, coverage=rows, table=table)
