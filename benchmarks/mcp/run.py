@@ -5,7 +5,8 @@
 Generates the workspace of benchmarks/run.py (benchmarks/core/generate.py) in a temporary git repository,
 then, through the SDK's own client over stdio, as an agent's client would:
 
-- ``safereq --version`` (process start to exit), the floor of any command;
+- ``safereq --version`` (process start to exit), the floor of any command; importing the ``mcp`` SDK alone;
+  and ``safereq check`` of the same workspace (the server loads and checks the same way before it answers);
 - start-up: spawning ``safereq mcp`` until the first tool call is answered (the workspace is loaded and
   checked before the server answers), median of ``--runs`` fresh servers;
 - each tool's latency in one running server, median of ``--calls`` calls (varied arguments), among them a
@@ -47,12 +48,14 @@ def _env(tmp: Path) -> dict[str, str]:
             "SAFEREQ_LLM_BASE_URL": "", "SAFEREQ_LLM_MODEL": ""}
 
 
-def version_runs(runs: int, tmp: Path) -> list[float]:
+def process_runs(runs: int, tmp: Path, argv: list[str], ok: tuple[int, ...] = (0,)) -> list[float]:
+    """Wall times of ``runs`` fresh processes of ``argv``."""
     out = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "safereq", "--version"], check=True, capture_output=True, env=_env(tmp))
+        done = subprocess.run(argv, capture_output=True, env=_env(tmp))
         out.append(time.perf_counter() - started)
+        assert done.returncode in ok, done.stderr[-2000:]
     return out
 
 
@@ -88,8 +91,8 @@ async def calls(ws: Path, tmp: Path, n: int) -> dict[str, list[float]]:
             "check (a document)": lambda k: ("check", {"path": doc}),
             "check (workspace, errors)": lambda k: ("check", {"min_severity": "error", "offset": k}),
             "coverage, after an edit": lambda k: ("coverage", {"offset": k * 50}),
-            "coverage, unchanged": lambda k: ("coverage", {"table": "matrix", "offset": k * 50}),
-            "suspect_links, unchanged": lambda k: ("suspect_links", {}),
+            "coverage, unchanged": lambda k: ("coverage", {"offset": k * 50 + 25}),
+            "suspect_links, after an edit": lambda k: ("suspect_links", {}),
             "search_knowledge": lambda k: ("search_knowledge", {"query": ["ASIL decomposition", "safe state",
                                                                           "fault tolerant time interval"][k % 3]}),
         }
@@ -127,10 +130,13 @@ def main() -> int:
         size = generate.write(generate.workspace(args.docs, args.per_doc), ws)
         for cmd in (["init", "-q"], ["add", "-A"], ["-c", "user.name=b", "-c", "user.email=b@x", "commit", "-qm", "ws"]):
             subprocess.run(["git", "-C", str(ws), *cmd], check=True, capture_output=True)
-        version = version_runs(args.runs, tmp)
+        version = process_runs(args.runs, tmp, [sys.executable, "-m", "safereq", "--version"])
+        sdk = process_runs(args.runs, tmp, [sys.executable, "-c", "import mcp.server.mcpserver"])
+        check = process_runs(args.runs, tmp, [sys.executable, "-m", "safereq", "check", "-q", str(ws)], ok=(0, 1))
         starts = [asyncio.run(startup(ws, tmp)) for _ in range(args.runs)]
         latency = asyncio.run(calls(ws, tmp, args.calls))
-    rows = {"safereq --version": version, "start-up to first answer": starts, **latency}
+    rows = {"safereq --version": version, "python: import the mcp SDK": sdk, "safereq check (same workspace)": check,
+            "start-up to first answer": starts, **latency}
     results = {"data": {"documents": args.docs, "requirements": args.docs * args.per_doc, "bytes": size},
                "load_average": os.getloadavg(), "cpus": os.cpu_count(),
                "median_s": {k: round(statistics.median(v), 4) for k, v in rows.items()},

@@ -132,9 +132,11 @@ async def test_change_impact_and_suspect_links_follow_an_edit(workspace):
     assert any(f["field"] == "statement" and "2.5 Nm" in f["untrusted_new"] for f in change["changes"])
     assert [i["id"] for i in impact["impact"]] == [i["id"] for i in expected["impact"]] and impact["impact"]
     assert impact["counts"]["impact"] == len(expected["impact"])
+    review = subprocess.run([sys.executable, "-m", "safereq", "review", "."], cwd=workspace, capture_output=True,
+                            text=True, env={"PYTHONPATH": SERVER_DIR, "PATH": "/usr/bin:/bin"})
+    cli_suspects = [line.split(": ")[1] for line in review.stdout.splitlines()]  # "path:line: CHILD → PARENT: …"
     assert suspects["recorded"] == suspects["links"] > 0
-    assert {(s["child"], s["parent"]) for s in suspects["suspects"]} >= {(i["id"], "FSR-1") for i in impact["impact"]
-                                                                           if i["via"] == []} - {("TC-1", "FSR-1")}
+    assert [f"{s['child']} → {s['parent']}" for s in suspects["suspects"]] == cli_suspects
     assert any(s["parent"] == "FSR-1" for s in suspects["suspects"])
 
 

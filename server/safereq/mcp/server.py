@@ -45,32 +45,20 @@ def _internal(exc: Exception) -> str:
             "SAFEREQ_DEBUG=1 logs the traceback on the server's standard error)")
 
 
-def guard_tool(fn: Callable) -> Callable:
+def guarded(fn: Callable, refusal: type[Exception], failure: type[Exception]) -> Callable:
+    """``fn`` with a :class:`Refused` raised as ``refusal`` (its sentence for the client) and any other
+    exception, a bug, as ``failure`` with one line; the SDK's own errors of that kind pass through."""
+
     @functools.wraps(fn)
     def run(**kwargs: Any) -> Any:
         try:
             return fn(**kwargs)
         except Refused as exc:
-            raise ToolError(str(exc)) from None
-        except ToolError:
+            raise refusal(str(exc)) from None
+        except failure:
             raise
         except Exception as exc:  # a bug: one line, no traceback to the client
-            raise ToolError(_internal(exc)) from None
-
-    return run
-
-
-def guard_resource(fn: Callable) -> Callable:
-    @functools.wraps(fn)
-    def run(**kwargs: Any) -> Any:
-        try:
-            return fn(**kwargs)
-        except Refused as exc:
-            raise ResourceNotFoundError(str(exc)) from None
-        except ResourceError:
-            raise
-        except Exception as exc:
-            raise ResourceError(_internal(exc)) from None
+            raise failure(_internal(exc)) from None
 
     return run
 
@@ -82,14 +70,14 @@ def build(served: Served) -> MCPServer:
 
     def tool(name: str, title: str) -> Callable[[Callable], Callable]:
         def decorate(fn: Callable) -> Callable:
-            app.add_tool(guard_tool(fn), name=name, title=title, description=inspect.cleandoc(fn.__doc__ or ""),
-                         annotations=READ_ONLY, structured_output=True)
+            app.add_tool(guarded(fn, ToolError, ToolError), name=name, title=title,
+                         description=inspect.cleandoc(fn.__doc__ or ""), annotations=READ_ONLY, structured_output=True)
             return fn
 
         return decorate
 
     tools.register(app, served, tool)
-    resources.register(app, served, guard_resource)
+    resources.register(app, served, lambda fn: guarded(fn, ResourceNotFoundError, ResourceError))
     prompts.register(app)
     served.fresh()  # loaded and checked before the first request (and before any thread starts: it may fork)
     return app

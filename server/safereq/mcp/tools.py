@@ -176,13 +176,15 @@ def register(app: Any, served: Served, tool: Callable[..., Callable]) -> None:
         matrix: the figures of `safereq report --format json`."""
         from ..exchange.records import collect
         from ..report.coverage import compute
-        from ..report.tables import tables
+        from ..report.tables import coverage_rows, hole_rows, matrix_rows
 
         with served.fresh().lock:
-            data = served.memo("coverage", lambda: tables(compute(collect(served.workspace, served.records))))
-        rows = [s.CoverageRow(**{**r, "holes": head(r["holes"])}) for r in data["coverage"]]
-        chunk, nxt = page(data[table], offset, limit)
-        out = s.CoverageOut(total=len(data[table]), offset=offset, next_offset=nxt, coverage=rows, table=table)
+            measured = served.memo("coverage", lambda: compute(collect(served.workspace, served.records)))
+            rows = served.memo("coverage-rows", lambda: coverage_rows(measured))
+            listed = served.memo(table, lambda: (hole_rows if table == "holes" else matrix_rows)(measured))
+        chunk, nxt = page(listed, offset, limit)
+        out = s.CoverageOut(total=len(listed), offset=offset, next_offset=nxt, table=table,
+                            coverage=[s.CoverageRow(**{**r, "holes": head(r["holes"])}) for r in rows])
         if table == "holes":
             out.holes = [s.Hole(**{**{k: v for k, v in h.items() if k != "title"}, "untrusted_title": cut(h["title"], MAX_SHORT)})
                          for h in chunk]
