@@ -25,7 +25,7 @@ export function mcpCommand(spec: LaunchSpec, folders: string[]): { command: stri
 
 /** The part of the `vscode` module this needs: present in VS Code 1.101 and later. */
 export interface McpApi {
-  lm: { registerMcpServerDefinitionProvider?: (id: string, provider: unknown) => vscode.Disposable };
+  lm?: { registerMcpServerDefinitionProvider?: (id: string, provider: unknown) => vscode.Disposable };
   McpStdioServerDefinition?: new (
     label: string,
     command: string,
@@ -49,7 +49,7 @@ export interface McpSource {
 
 /** Registers the provider; undefined when this VS Code has no MCP API. */
 export function registerMcpServer(api: McpApi, source: McpSource): vscode.Disposable | undefined {
-  const register = api.lm.registerMcpServerDefinitionProvider;
+  const register = api.lm?.registerMcpServerDefinitionProvider?.bind(api.lm);
   const Definition = api.McpStdioServerDefinition;
   if (!register || !Definition) return undefined;
   const listeners: Array<() => void> = [];

@@ -91,5 +91,6 @@ describe('the MCP server definition', () => {
   it('registers nothing in a VS Code without the MCP API', () => {
     const old = { lm: {} } as McpApi;
     assert.equal(registerMcpServer(old, source(undefined, ['/ws']).src), undefined);
+    assert.equal(registerMcpServer({} as McpApi, source(undefined, ['/ws']).src), undefined, 'no lm namespace at all');
   });
 });
