@@ -68,3 +68,18 @@ async def test_coverage_follows_an_edit_though_it_is_kept_between_calls(workspac
         write(fsc, fsc.read_text(encoding="utf-8").replace("- Verified by: TC-1\n", "", 1))
         after = await call(client, "coverage", {"limit": 200})
         assert ("FSR-1", "verified") in {(h["id"], h["measure"]) for h in after["holes"]}
+
+
+async def test_excludes_and_kinds_of_a_new_configuration_apply(workspace):
+    config = workspace / "safereq.toml"
+    async with serve(workspace) as client:
+        assert (await call(client, "find_items", {"id": "TC-1"}))["total"] == 1
+        write(config, 'exclude = ["verification.md"]\n')
+        assert (await call(client, "find_items", {"id": "TC-1"}))["total"] == 0
+        write(workspace / "extra.md", "# Extra\n\n## SYSR-1: System requirement\nThe system shall log faults.\n")
+        before = await call(client, "find_items", {"id": "SYSR-1"})
+        assert before["items"][0]["category"] != "safety-requirement"
+        write(config, '[kinds]\nSYSR = { name = "system requirement", category = "safety-requirement" }\n')
+        found = await call(client, "find_items", {"kind": "safety-requirement", "id": "SYSR-*"})
+        assert [i["id"] for i in found["items"]] == ["SYSR-1"]
+        assert (await call(client, "find_items", {"id": "TC-1"}))["total"] == 1  # no longer excluded

@@ -70,6 +70,7 @@ class Served:
         self._knowledge = None
         self._memo: dict[str, tuple[tuple, object]] = {}
         self.records: dict = {}  # exchange.records.collect's documents kept between calls (coverage)
+        self._loaded = False
         self._configured = 0  # counts (re)configurations: with the mirror's generation, what memo() keys on
         self.workspace = Workspace()
         self.checker = Checker(self.config)
@@ -83,15 +84,17 @@ class Served:
             if stamps != self._stamps:
                 self._configure()
                 self._stamps = (self._config_path(), _stamp(self._config_path()), _stamp(self.review_path))
-            if self.mirror.stamps:
+            if self._loaded:
                 self.mirror.refresh()
             else:
                 self._first_load()
+                self._loaded = True
         return self
 
     def _first_load(self) -> None:
         """Read, parse and check everything, in worker processes on a large workspace as ``safereq check``
-        does, with the collector paused (parsing makes no cycles); later refreshes are incremental."""
+        does, with the collector paused (parsing makes no cycles); later refreshes are incremental. Only
+        before the server serves: it forks, which a process with worker threads must not."""
         from ..checks import default_jobs, parse_and_check
         from ..workspace.memory import gc_paused
 
@@ -128,15 +131,17 @@ class Served:
             self.config_error = None
         except ConfigError as exc:
             config, self.config_error = Config(), str(exc)
-        if config != self.config or not self.mirror.stamps:
-            kinds_changed = config.kinds != self.config.kinds
+        if config != self.config or not self._loaded:
+            base = config.source.parent if config.source else self.root
+            excluder = Excluder(config.exclude, base)
+            if config.kinds != self.config.kinds or not self._loaded:  # kinds change how every document parses
+                self.workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
+                self.mirror = DiskMirror(self.workspace, self.folders, cwd=self.root, excluder=excluder,
+                                         accept=self.confinement.inside)
+            else:  # the next refresh drops what is now excluded and reads what no longer is
+                self.mirror.excluder = excluder
             self.config = config
             self.checker = Checker(config)
-            if kinds_changed or not self.mirror.stamps:
-                self.workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
-            base = config.source.parent if config.source else self.root
-            self.mirror = DiskMirror(self.workspace, self.folders, cwd=self.root,
-                                     excluder=Excluder(config.exclude, base), accept=self.confinement.inside)
         try:
             self.review, self.review_error = review_state.load(self.review_path.parent), None
         except review_state.ReviewStateError as exc:
