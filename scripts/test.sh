@@ -33,6 +33,9 @@ if [ ! -x "$STRICTDOC_DIR/bin/strictdoc" ]; then
   "$STRICTDOC_DIR/bin/python" -m pip install -q "strictdoc==0.30.4"
 fi
 
+say "setup: the MCP Inspector's CLI (npm) for the MCP server test"
+bash scripts/install_mcp_inspector.sh
+
 say "setup: Python environment (.venv)"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null

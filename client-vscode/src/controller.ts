@@ -61,6 +61,9 @@ export class ServerController implements vscode.Disposable {
   private lastInstallCommand = installCommand(undefined, process.platform);
   private queue: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly specEmitter = new vscode.EventEmitter<void>();
+  /** Fires when how the server is started changed (the MCP server definition follows it, see mcpServer.ts). */
+  readonly onDidChangeSpec = this.specEmitter.event;
   /** Closes the "not found" notification while it is shown. */
   private closeNotFound: (() => void) | undefined;
   /**
@@ -101,6 +104,16 @@ export class ServerController implements vscode.Disposable {
 
   start(): Promise<void> {
     return this.serialise(() => this.doStart());
+  }
+
+  /** How the server is started, once resolved; undefined before the first start or when none was found. */
+  get launchSpec(): LaunchSpec | undefined {
+    return this.spec;
+  }
+
+  /** Resolves when the queued starts and restarts are done. */
+  settled(): Promise<void> {
+    return this.queue;
   }
 
   restart(): Promise<void> {
@@ -159,7 +172,9 @@ export class ServerController implements vscode.Disposable {
 
     const resolution = await resolveServer({ settingPath, pythonInterpreter: python }, nodeProbes);
     this.report(resolution, settingPath);
+    const changed = JSON.stringify(this.spec) !== JSON.stringify(resolution.spec);
     this.spec = resolution.spec;
+    if (changed) this.specEmitter.fire();
     if (!resolution.spec) {
       this.status.setClient('notFound');
       this.notifyNotFound(resolution);
@@ -337,6 +352,7 @@ export class ServerController implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     for (const d of this.disposables) d.dispose();
+    this.specEmitter.dispose();
     await this.doStop();
   }
 }

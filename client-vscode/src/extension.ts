@@ -5,7 +5,8 @@ import { Suggestions, decideSuggestion, runSuggestion, showTrace } from './comma
 import { indexKnowledgeBase } from './commands/knowledgeBase';
 import { openReport, refreshCoverage } from './commands/report';
 import { ServerController, UserError } from './controller';
-import { ClientCommand, ServerCommand } from './protocol';
+import { registerMcpServer, type McpApi } from './mcpServer';
+import { API_KEY_ENV, API_KEY_SECRET, ClientCommand, ServerCommand } from './protocol';
 import { StatusBar } from './statusBar';
 import { TRACE_SCHEME, TraceDocuments } from './traceDocuments';
 
@@ -77,6 +78,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => coverageTimer && clearTimeout(coverageTimer) },
   );
   await ctl.watch();
+  // Agent mode (VS Code 1.101+): `safereq mcp` over the workspace folders, started like the language server.
+  const mcp = registerMcpServer(vscode as unknown as McpApi, {
+    get launchSpec() {
+      return ctl.launchSpec;
+    },
+    settled: () => ctl.settled(),
+    onDidChangeSpec: ctl.onDidChangeSpec,
+    folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ fsPath: f.uri.fsPath, uri: f.uri })),
+    onDidChangeFolders: vscode.workspace.onDidChangeWorkspaceFolders,
+    apiKey: async () => context.secrets.get(API_KEY_SECRET),
+    apiKeyEnv: API_KEY_ENV,
+    version: String(context.extension.packageJSON.version ?? ''),
+  });
+  if (mcp) context.subscriptions.push(mcp);
   // Not awaited: finding and starting the server may take seconds, and activation should not wait for it.
   void ctl.start();
 }

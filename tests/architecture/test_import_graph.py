@@ -3,7 +3,8 @@
 The order of the layers (docs/dev/architecture.md): model; knowledge (corpora, clause catalogue, index),
 which needs only the model; workspace, which reads the clause catalogue for completions; checks; agent;
 exchange (the neutral records of a workspace that export, import and the coverage read); then the front
-ends (report, lsp, cli), where lsp may use report's coverage and page. An import written only for annotations (under ``if TYPE_CHECKING:``) is no
+ends (report, lsp, mcp, cli), where lsp and mcp may use report's coverage and page; lsp and mcp never import
+each other (each only translates its protocol to the core). An import written only for annotations (under ``if TYPE_CHECKING:``) is no
 dependency at run time, and the language server's feature modules annotate with the server class they
 serve; every other import counts, also one inside a function.
 """
@@ -30,6 +31,7 @@ ALLOWED = {
     "report": {"model", "checks", "workspace", "exchange"},
     "fragment": {"model", "workspace", "checks"},
     "lsp": {"model", "workspace", "knowledge", "checks", "agent", "impact", "exchange", "report"},
+    "mcp": {"model", "workspace", "knowledge", "checks", "agent", "impact", "exchange", "report"},
 }
 
 
@@ -38,7 +40,7 @@ def _package(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-@pytest.mark.parametrize("package", ["checks", "lsp", "knowledge", "workspace", "model", "agent", "config"])
+@pytest.mark.parametrize("package", ["checks", "lsp", "mcp", "knowledge", "workspace", "model", "agent", "config"])
 def test_no_import_circles(package):
     assert cycles(GRAPH, f"safereq.{package}") == []
 

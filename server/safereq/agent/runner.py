@@ -45,16 +45,18 @@ def _config(start: Path):
         return Config()
 
 
-def _index_dir(args: argparse.Namespace, config) -> IndexLocation:
+def index_dir_for(index_dir: str | None, config, workspace: Path | None = None) -> IndexLocation:
+    """The index to read: ``index_dir`` when given, else the configuration's, else the default (in
+    ``workspace``, by default the working directory)."""
     from ..knowledge.location import index_location
     from ..knowledge.paths import default_index_dir
 
-    if args.index_dir:
-        return index_location(args.index_dir)
+    if index_dir:
+        return index_location(index_dir)
     raw = config.index.path
     if raw and config.source is not None:
         return index_location(str(raw), base=config.source.parent)
-    return default_index_dir()
+    return default_index_dir(workspace)
 
 
 def load_item(target: str):
@@ -114,21 +116,16 @@ def _run(args: argparse.Namespace, task: str) -> int:
         ws, item, config = load_item(args.target)
         view = workspace_view(ws, item, not_modal_words(config))
         question = ""
-    os.environ.setdefault("LANCE_LOG", "error")
-    from .generate import Cancelled, LLMSettings
-    from .knowledge import open_source
-    from .pipeline import AgentRequest, Assistant
-    from .render import text_report
+    from .generate import Cancelled
 
-    llm = LLMSettings() if args.offline else LLMSettings.resolve(
-        config.llm.values(), base_url=args.llm_base_url, model=args.llm_model)
-    source, note = open_source(_index_dir(args, config))
-    assistant = Assistant(source, llm, note)
     try:
-        result = assistant.run(AgentRequest(task, view, question, max_hops=args.max_hops))
+        result = suggest(task, view, config, question, index_dir=args.index_dir, offline=args.offline,
+                         base_url=args.llm_base_url, model=args.llm_model, max_hops=args.max_hops)
     except Cancelled:
         print(f"safereq {task}: interrupted", file=sys.stderr)
         return 130
+    from .render import text_report
+
     if args.json:
         print(json.dumps(result.to_json(with_trace=args.verbose), ensure_ascii=False, indent=2))
     else:
@@ -136,3 +133,26 @@ def _run(args: argparse.Namespace, task: str) -> int:
         if args.verbose:
             print("\n".join(f"step: {t}" for t in result.trace))
     return 0
+
+
+def suggest(task: str, view, config, question: str = "", *, index_dir: str | None = None, offline: bool = False,
+            base_url: str | None = None, model: str | None = None, max_hops: int = 8, knowledge=None):
+    """The assistant's answer to ``task`` (derive, links, rebut, ask) on the item of ``view``: what the CLI
+    prints and the MCP server returns, so both give the same suggestions. ``knowledge`` is an opened
+    (source, note) pair to reuse (a long-running server opens the index once), else the index of
+    ``index_dir`` / the configuration is opened. The LLM is used only when a base URL and model are
+    configured and ``offline`` is false; nothing is written."""
+    from .generate import LLMSettings
+    from .pipeline import AgentRequest, Assistant
+
+    llm = LLMSettings() if offline else LLMSettings.resolve(config.llm.values(), base_url=base_url, model=model)
+    source, note = knowledge if knowledge is not None else open_knowledge(index_dir, config)
+    return Assistant(source, llm, note).run(AgentRequest(task, view, question, max_hops=max_hops))
+
+
+def open_knowledge(index_dir: str | None, config, workspace: Path | None = None):
+    """The assistant's knowledge source and a note on what it is (the index, else the clause catalogue)."""
+    os.environ.setdefault("LANCE_LOG", "error")
+    from .knowledge import open_source
+
+    return open_source(index_dir_for(index_dir, config, workspace))

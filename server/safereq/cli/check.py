@@ -8,11 +8,9 @@ configuration problem (or an internal error). See docs/cli.md.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -183,7 +181,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..model.document import Document
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
-    from ..workspace.memory import Guard, limit_for, resident_now
+    from ..workspace.memory import Guard, gc_paused, limit_for, resident_now
 
     before = resident_now()  # the limit counts what checking adds to the interpreter and safereq
     paths = args.paths or ["."]
@@ -196,7 +194,7 @@ def _run(args: argparse.Namespace) -> int:
     limit = limit_for(sum(len(source.text) for source in loaded.sources), args.max_memory)
 
     fragment = _fragment_plan(args, paths, config, loaded, cwd) if args.fragment else None
-    with Guard(limit, before), _gc_paused():
+    with Guard(limit, before), gc_paused():
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         checker.set_review(_review_state(config, paths))
@@ -295,26 +293,6 @@ def _review_state(config: Config, paths: list[str]):
         return None
     root = config.source.parent if config.source else Path(os.path.commonpath([os.path.abspath(p) for p in paths]))
     return review_state.load(root if root.is_dir() else root.parent)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the workspace is built and checked.
-
-    Parsing creates hundreds of thousands of long-lived objects and almost no reference cycles, so the
-    collector's full passes walk an ever larger heap and free nothing: with 20,000 requirements they cost
-    about a quarter of a cold check (benchmarks/run.py). The process is short-lived; reference counting
-    still frees everything else. The survivors are frozen before the collector resumes, or its first full
-    pass would walk them all once more (half a second on that workspace).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
 
 
 def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],

@@ -44,14 +44,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..checks.config import load_config, load_config_file
-    from ..impact import review_state
-    from ..impact.diff import diff_workspaces
+    from ..impact.compare import compare_revisions
     from ..impact.snapshot import keys_for
     from ..impact.report import render_json, render_markdown, render_text
-    from ..impact.revisions import RevisionError, read_revision, repository
+    from ..impact.revisions import RevisionError
     from ..model.vocabulary import load_vocabulary
-    from ..workspace import Workspace
-    from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, display_path, load
+    from ..workspace.loader import Excluder
 
     if len(args.revs) > 2:
         raise RevisionError("at most two revisions: safereq diff [REV] [REV2]")
@@ -59,9 +57,6 @@ def _run(args: argparse.Namespace) -> int:
     new_rev = args.revs[1] if len(args.revs) > 1 else None
     cwd = Path.cwd()
     paths = [Path(p) for p in (args.paths or ["."])]
-    for p in paths:
-        if new_rev is None and not p.exists():
-            raise RevisionError(f"{p}: no such file or folder")
     if args.config:
         if not Path(args.config).is_file():
             raise RevisionError(f"{args.config}: configuration file not found")
@@ -69,30 +64,13 @@ def _run(args: argparse.Namespace) -> int:
     else:
         config = load_config(Path(os.path.commonpath([os.path.abspath(p) for p in paths])))
     root = config.source.parent if config.source else cwd
-    excluder = Excluder(config.exclude, root)
-    repo = repository(paths[0].resolve() if paths[0].exists() else cwd)
-    vocabulary = load_vocabulary(config.kinds) if config.kinds else None
+    from ..workspace.memory import gc_paused  # parsing a whole workspace makes no cycles for the collector to find
 
-    def workspace(sources) -> Workspace:
-        ws = Workspace(vocabulary)
-        ws.update_many((s.path, s.text) for s in sources)
-        return ws
-
-    changed = repo.changed(old_rev, new_rev, repo.specs(paths))
-    old_sources, _ = read_revision(repo, old_rev, paths, excluder=excluder, max_bytes=DEFAULT_MAX_BYTES, cwd=cwd,
-                                   only=changed)
-    if new_rev is None:
-        new_sources = load(paths, excluder=excluder, cwd=cwd).sources
-        review = review_state.load(root)
-    else:
-        new_sources, _ = read_revision(repo, new_rev, paths, excluder=excluder, max_bytes=DEFAULT_MAX_BYTES, cwd=cwd)
-        review = _review_at(repo, new_rev, root)
-    shown = {display_path(repo.root / name, cwd) for name in changed}
-    from .check import _gc_paused  # parsing a whole workspace makes no cycles for the collector to find
-
-    with _gc_paused():
-        result = diff_workspaces(workspace(old_sources), workspace(new_sources), review,
-                                 keys_for(config.impact_keys), changed=shown)
+    with gc_paused():
+        result = compare_revisions(old_rev, new_rev, paths, root=root, cwd=cwd,
+                                   excluder=Excluder(config.exclude, root),
+                                   vocabulary=load_vocabulary(config.kinds) if config.kinds else None,
+                                   keys=keys_for(config.impact_keys))
         args.retained = result  # freed by the process's exit, not one object at a time (see cli.main)
     shown_new = new_rev or WORKTREE
     render = {"json": render_json, "markdown": render_markdown}.get(args.format, render_text)
@@ -106,16 +84,3 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(report)
     return 0
 
-
-def _review_at(repo, rev: str, root: Path):
-    """The review file as committed at ``rev`` (none there: an empty state)."""
-    from ..impact import review_state
-    from ..impact.revisions import RevisionError
-
-    path = root / review_state.FILE_NAME
-    try:
-        rel = path.resolve().relative_to(repo.root)
-        text = repo.git("show", f"{repo.resolve(rev)}:{rel.as_posix()}").decode("utf-8")
-    except (ValueError, RevisionError, UnicodeDecodeError):
-        return review_state.ReviewState(path=path)
-    return review_state.parse(text, path)

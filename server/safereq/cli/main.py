@@ -14,8 +14,8 @@ from importlib import import_module
 
 from .. import __version__
 
-COMMANDS = ["check", "rules", "index", "search", "serve", "derive", "links", "rebut", "ask", "diff", "review", "merge",
-            "export", "import_", "report"]
+COMMANDS = ["check", "rules", "index", "search", "serve", "mcp", "derive", "links", "rebut", "ask", "diff", "review",
+            "merge", "export", "import_", "report"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -48,7 +48,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..fragment.merge import merge
     from ..model.vocabulary import load_vocabulary
     from ..workspace import Workspace
-    from .check import _emit, _gc_paused, _render
+    from ..workspace.memory import gc_paused
+    from .check import _emit, _render
 
     if args.config:
         if not Path(args.config).is_file():
@@ -56,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
         config = load_config_file(Path(args.config))
     else:
         config = load_config(Path.cwd())
-    with _gc_paused():  # reading fragments and parsing their documents makes no cycles for the collector
+    with gc_paused():  # reading fragments and parsing their documents makes no cycles for the collector
         fragments = [read(Path(p)) for p in args.fragments]
         checker = Checker(config)
         merged = merge(fragments, checker, Workspace(load_vocabulary(config.kinds) if config.kinds else None))

@@ -139,16 +139,28 @@ def _row_record(ws: Workspace, path: str, row: HaraRow) -> Record:
                   kind.category if kind else "hazard")
 
 
-def collect(ws: Workspace) -> list[DocumentRecord]:
-    """Every document of the workspace in path order, with its HARA rows first, then its items."""
+def collect(ws: Workspace, kept: dict[str, tuple[Document, DocumentRecord]] | None = None) -> list[DocumentRecord]:
+    """Every document of the workspace in path order, with its HARA rows first, then its items.
+
+    ``kept`` (path -> a document and its record, filled by this call) lets a long-running caller (the MCP
+    server) rebuild only the records of the documents that changed: ``Workspace.update`` replaces the
+    document object of a changed document, so one still held as the same object has the same record."""
     out: list[DocumentRecord] = []
     for path in sorted(ws.documents):
         doc = ws.documents[path]
+        if kept is not None and path in kept and kept[path][0] is doc:
+            out.append(kept[path][1])
+            continue
         title, chapters = _chapters(doc)
         records = [_row_record(ws, path, row) for row in doc.hara_rows]
         records += [_item_record(ws, item, chapters.get(item.line, ())) for item in doc.items]
         front_title = doc.front_matter.get("title") if isinstance(doc.front_matter, dict) else None
         out.append(DocumentRecord(path, title or str(front_title or "") or PurePath(path).stem, records))
+        if kept is not None:
+            kept[path] = (doc, out[-1])
+    if kept is not None:
+        for gone in [p for p in kept if p not in ws.documents]:
+            del kept[gone]
     return out
 
 

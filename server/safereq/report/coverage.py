@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..data import load_rules_yaml
 from ..exchange.records import DocumentRecord, Record, all_records
@@ -102,8 +103,14 @@ def _category_rank(category: str) -> int:
     return _CATEGORY_ORDER.index(category) if category in _CATEGORY_ORDER else len(_CATEGORY_ORDER)
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+@lru_cache(maxsize=1 << 16)
 def _natural(text: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+    """The sort key of an ID, numbers by value (FSR-2 before FSR-10); kept, as every coverage sorts the
+    same IDs several times (the MCP server recomputes it after each change)."""
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text))
 
 
 def compute(documents: list[DocumentRecord]) -> Coverage:

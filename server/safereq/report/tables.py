@@ -27,20 +27,30 @@ _MATRIX = ("id", "kind", "category", "asil", "title", "parents", "children", "ve
 
 
 def tables(coverage: Coverage) -> dict[str, list[dict[str, Any]]]:
-    rows = [{"by": by, "group": r.group, "measure": r.measure, "covered": r.covered, "total": r.total,
+    return {"coverage": coverage_rows(coverage), "holes": hole_rows(coverage), "matrix": matrix_rows(coverage)}
+
+
+def coverage_rows(coverage: Coverage) -> list[dict[str, Any]]:
+    return [{"by": by, "group": r.group, "measure": r.measure, "covered": r.covered, "total": r.total,
              "percent": r.percent, "holes": list(r.holes)}
             for by, group in (("all", coverage.overall), ("kind", coverage.by_kind), ("asil", coverage.by_asil))
             for r in group]
-    holes = [{"asil": h.asil, "id": h.record.id, "kind": h.record.kind, "measure": h.measure,
-              "title": h.record.title, "document": h.record.document, "line": h.record.line} for h in coverage.holes]
+
+
+def hole_rows(coverage: Coverage) -> list[dict[str, Any]]:
+    return [{"asil": h.asil, "id": h.record.id, "kind": h.record.kind, "measure": h.measure,
+             "title": h.record.title, "document": h.record.document, "line": h.record.line} for h in coverage.holes]
+
+
+def matrix_rows(coverage: Coverage) -> list[dict[str, Any]]:
+    """One row per item (the longest table: built only by who asks for it)."""
     missing: dict[str, list[str]] = {}
     for h in coverage.holes:
         missing.setdefault(h.record.id, []).append(h.measure)
-    matrix = [{"id": r.id, "kind": r.kind, "category": r.category, "asil": asil_of(r), "title": r.title,
-               "parents": list(r.links.get("derived-from", ())), "children": coverage.children.get(r.id, []),
-               "verified_by": coverage.verified_by.get(r.id, []), "safety_goals": coverage.goals_of.get(r.id, []),
-               "holes": missing.get(r.id, []), "document": r.document, "line": r.line} for r in coverage.records]
-    return {"coverage": rows, "holes": holes, "matrix": matrix}
+    return [{"id": r.id, "kind": r.kind, "category": r.category, "asil": asil_of(r), "title": r.title,
+             "parents": list(r.links.get("derived-from", ())), "children": coverage.children.get(r.id, []),
+             "verified_by": coverage.verified_by.get(r.id, []), "safety_goals": coverage.goals_of.get(r.id, []),
+             "holes": missing.get(r.id, []), "document": r.document, "line": r.line} for r in coverage.records]
 
 
 def _flat(value: Any) -> Any:
