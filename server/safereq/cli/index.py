@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         return _status(config, args.json)
     from ..knowledge.indexer import index_paths
     from ..knowledge.integrity import IndexDamaged
-    from ..knowledge.store import StoreError
+    from ..knowledge.store_schema import StoreError
 
     try:
         report = index_paths(config, [Path(p) for p in args.paths], document=args.document,
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         import json
 
         print(json.dumps({"index": str(config.index_dir), "indexed": report.indexed, "skipped": report.skipped,
-                          "removed": report.removed,
+                          "empty": report.empty, "removed": report.removed,
                           "failed": [{"source": s, "error": e} for s, e in report.failed],
                           "chunks": report.chunks_written, "embedded": report.embedded,
                           "reused": report.embed_cache_hits, "pages": report.pages,
@@ -115,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"indexed {len(report.indexed)} file(s): {report.chunks_written} chunks "
               f"({report.embedded} embedded, {report.embed_cache_hits} reused); "
-              f"{len(report.skipped)} unchanged, {len(report.removed)} removed, {len(report.failed)} failed "
+              f"{len(report.skipped)} unchanged, "
+              + (f"{len(report.empty)} without text, " if report.empty else "")
+              + f"{len(report.removed)} removed, {len(report.failed)} failed "
               f"in {report.seconds:.1f} s -> {config.index_dir}")
         if report.embedded or report.vectors_pending:
             print(f"  full-text search ready after {report.text_seconds:.1f} s; vectors "
@@ -128,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _status(config, as_json: bool) -> int:
     from ..knowledge.integrity import damaged_message, inspect
-    from ..knowledge.store import Store, StoreError
+    from ..knowledge.reader import TableReader
+    from ..knowledge.store_schema import StoreError
 
     try:
         health = inspect(config.index_dir)
@@ -137,10 +140,10 @@ def _status(config, as_json: bool) -> int:
         if health.state != "ok":
             print(f"safereq index: {damaged_message(config.index_dir, health)}", file=sys.stderr)
             return DAMAGED
-        store = Store(config.index_dir)
+        store = TableReader(config.index_dir)  # the read path: no LanceDB import for a listing
         files = store.files()
         model, dim = store.model()
-        version = store.table.version
+        version = store.dataset.version
     except StoreError as exc:
         print(f"safereq index: {exc}", file=sys.stderr)
         return 2
