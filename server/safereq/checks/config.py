@@ -59,6 +59,7 @@ class Config:
     external_ids: tuple[str, ...] = ()
     external_id_url: str | None = None
     impact_keys: tuple[str, ...] = ()  # [impact] attributes: what linked items also depend on
+    cache: str | bool = True  # `safereq check`'s cache: True = .safereq/cache, a folder, or False (off)
 
     def severity(self, rule_id: str, default: Severity, enabled: bool) -> Severity | None:
         """The severity to report ``rule_id`` with, or None when the rule is off."""
@@ -89,6 +90,14 @@ class Config:
     def external_url(self, item_id: str) -> str | None:
         """Where the external item ``item_id`` can be looked at (``external-id-url`` with its ID)."""
         return self.external_id_url.replace("{id}", item_id) if self.external_id_url else None
+
+    def cache_dir(self, cwd: Path) -> Path | None:
+        """Where ``safereq check`` keeps its cache: relative to the configuration file's folder (else ``cwd``);
+        None when the configuration turns it off."""
+        if self.cache is False:
+            return None
+        base = self.source.parent if self.source is not None else cwd
+        return base / (".safereq/cache" if self.cache is True else self.cache)
 
     def merged(self, overrides: dict[str, Any]) -> Config:
         """This configuration with editor settings on top (rules merged key by key)."""
@@ -139,7 +148,7 @@ def _config(project: ProjectFile, path: Path | None) -> Config:
     kinds = {prefix: spec.model_dump(exclude_none=True) for prefix, spec in project.kinds.items()}
     return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude), project.index,
                   project.llm, project.corpora, path, tuple(project.external_ids), project.external_id_url,
-                  tuple(project.impact.attributes))
+                  tuple(project.impact.attributes), cache=project.cache)
 
 
 def load_config_file(path: Path) -> Config:

@@ -106,6 +106,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                      "(reused as it is when its inputs did not change; *.gz gzipped)")
     p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
                                                           "merge (default: the checked folder's name)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the check cache (.safereq/cache; see docs/cli.md)")
     p.set_defaults(handler=run, fast_exit=True)
 
 
@@ -198,8 +200,13 @@ def _run(args: argparse.Namespace) -> int:
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         checker.set_review(_review_state(config, paths))
+        cache = _check_cache(args, config, cwd)
         if fragment is not None and fragment.reused is not None:
             findings = fragment.reused.local + fragment.reused.workspace
+        elif cache is not None:
+            from ..checks.engine.cached import check_with_cache
+
+            findings = check_with_cache(loaded.sources, workspace, checker, args.jobs or default_jobs(), cache)
         else:
             findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
             if fragment is not None:
@@ -212,8 +219,9 @@ def _run(args: argparse.Namespace) -> int:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
         findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
         severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
-        texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
-                 for path, doc in workspace.documents.items()}
+        texts = {s.path: ("\ufeff" if s.bom else "") + s.text for s in loaded.sources}  # not parsed when cached
+        texts.update({path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
+                      for path, doc in workspace.documents.items()})
         report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
     _emit(report, args.output)
     if not args.quiet:
@@ -231,7 +239,7 @@ def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) ->
     """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
     if not gates:
         return []
-    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+    if len(workspace.documents) < len(loaded.sources):  # a reused fragment or cache: not everything was parsed
         workspace.update_many((source.path, source.text) for source in loaded.sources)
     from ..exchange.records import collect
     from ..report.coverage import compute
@@ -279,6 +287,19 @@ def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, l
     name = args.fragment_name or root.resolve().name or "workspace"
     found = reusable(out, inputs, prefix)
     return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None)
+
+
+def _check_cache(args: argparse.Namespace, config: Config, cwd: Path):
+    """The persistent cache of this run (see checks/engine/cached.py), or None: ``--no-cache``, turned off in
+    the configuration, or a run that needs every document parsed anyway (``--fix``, ``--fragment``)."""
+    if args.no_cache or args.fix or args.fragment:
+        return None
+    folder = config.cache_dir(cwd)
+    if folder is None:
+        return None
+    from ..checks.engine.disk_cache import open_cache
+
+    return open_cache(folder)
 
 
 def _review_state(config: Config, paths: list[str]):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -63,30 +63,55 @@ def can_fork() -> bool:
 
 
 def parse_and_check(
-    sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *, min_bytes: int | None = None
+    sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *, min_bytes: int | None = None,
+    known: Mapping[str, list[Finding]] | None = None,
 ) -> list[Finding]:
     """Load ``sources`` into ``ws`` and return ``checker.check(ws)``, using up to ``jobs`` processes when the
-    sources add up to at least ``min_bytes`` (default ``MIN_BYTES``)."""
-    size = sum(len(source.text) for source in sources)
+    sources add up to at least ``min_bytes`` (default ``MIN_BYTES``). ``known`` holds item- and document-scope
+    findings found before (the persistent cache): those documents are parsed but not checked again."""
+    _load(sources, ws, checker, jobs, min_bytes, known or {}, workspace_rules=True)
+    return checker.check(ws)  # reports what the workers found, checks here what a failed worker did not
+
+
+def local_check(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *,
+                min_bytes: int | None = None) -> dict[str, list[Finding]]:
+    """Load ``sources`` into ``ws`` and return their item- and document-scope findings by path (no
+    workspace-scope rules), on up to ``jobs`` processes as :func:`parse_and_check` does."""
+    _load(sources, ws, checker, jobs, min_bytes, {}, workspace_rules=False)
+    return checker.local_findings(ws, [source.path for source in sources])
+
+
+def _load(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, min_bytes: int | None,
+          known: Mapping[str, list[Finding]], *, workspace_rules: bool) -> None:
+    """Parse ``sources`` into ``ws`` and have the local findings of each ready in ``checker`` (adopted from
+    ``known`` or from a worker, or left for ``checker`` to find); with ``workspace_rules``, run those too."""
+    size = sum(len(source.text) for source in sources if source.path not in known)
     if jobs <= 1 or len(sources) < 2 or size < (MIN_BYTES if min_bytes is None else min_bytes) or not can_fork():
         for source in sources:
             ws.update(source.path, source.text)
-        return checker.check(ws)
+            if source.path in known:
+                checker.adopt_local(ws.documents[source.path], known[source.path])
+        return
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    scorer = _fork(context, _score, duplex=True) if "trace/dangling-link" in checker.severities else None
+    scorer = (_fork(context, _score, duplex=True)
+              if workspace_rules and "trace/dangling-link" in checker.severities else None)
     workers: list[tuple[Any, Connection]] = []
     try:
         for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
             for source in batch:
                 ws.update(source.path, source.text)
-            worker = _fork(context, _work, checker, ws, sorted({source.path for source in batch}))
+                if source.path in known:
+                    checker.adopt_local(ws.documents[source.path], known[source.path])
+            todo = sorted({source.path for source in batch if source.path not in known})
+            worker = _fork(context, _work, checker, ws, todo) if todo else None
             if worker is not None:
                 workers.append(worker)
         if scorer is not None:
             _use_scorer(scorer, ws, checker)
-        checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
+        if workspace_rules:
+            checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
         for proc, receive in workers:
             result = _receive(receive)
             proc.join()
@@ -103,7 +128,6 @@ def parse_and_check(
         if scorer is not None:
             scorer[0].kill()
         raise
-    return checker.check(ws)  # reports what the workers found, checks here what a failed worker did not
 
 
 def _batches(sources: Sequence[Source], count: int) -> list[list[Source]]:
