@@ -297,9 +297,9 @@ def _check_cache(args: argparse.Namespace, config: Config, cwd: Path):
     folder = config.cache_dir(cwd)
     if folder is None:
         return None
-    from ..checks.engine.disk_cache import open_cache
+    from ..checks.engine.cached import open_check_cache
 
-    return open_cache(folder)
+    return open_check_cache(folder)
 
 
 def _review_state(config: Config, paths: list[str]):

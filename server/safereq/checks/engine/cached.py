@@ -31,9 +31,9 @@ from ... import __version__
 from ...data import rules_dir
 from ...model.document import Document
 from ...workspace import Workspace
-from ..findings import Finding
+from ..findings import Edit, Finding, Fix, Related
 from .checker import Checker
-from .disk_cache import DiskCache
+from .disk_cache import DiskCache, dataclass_reducers, open_cache
 from .parallel import Source, local_check, parse_and_check
 
 FORMAT = 1  # of the entries' contents; part of every key
@@ -141,6 +141,11 @@ def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker,
             cache.put(ws_name, [f for f in findings if id(f) not in mine])
     cache.prune(set(names.values()) | {ws_name})
     return findings
+
+
+def open_check_cache(folder: Path) -> DiskCache | None:
+    """The check cache in ``folder`` (None when the user has no key), pickling findings compactly."""
+    return open_cache(folder, dataclass_reducers([Finding, Fix, Related, Edit]))
 
 
 def _merged(local: dict[str, list[Finding]], workspace: list[Finding]) -> list[Finding]:

@@ -12,12 +12,17 @@ once never see half an entry; at worst both write the same one.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import hmac
+import io
 import logging
 import os
 import pickle
 import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import fields
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -63,13 +68,34 @@ def user_key(folder: Path | None = None) -> bytes | None:
         return None
 
 
-class DiskCache:
-    """Entries by name (hex digests) under ``folder``, signed with ``key``; every failure is a miss."""
+def dataclass_reducers(classes: Iterable[type]) -> dict[type, Callable[[Any], tuple]]:
+    """Pickle reducers that rebuild each (frozen, slotted) dataclass by calling it with its fields: pickle's
+    own way for slotted classes calls ``dataclasses.fields`` per object, and findings are thousands."""
+    table: dict[type, Callable[[Any], tuple]] = {}
+    for cls in classes:
+        get = attrgetter(*[f.name for f in fields(cls)])
+        table[cls] = (lambda get, cls: lambda obj: (cls, get(obj)))(get, cls)
+    return table
 
-    def __init__(self, folder: Path, key: bytes) -> None:
+
+class DiskCache:
+    """Entries by name (hex digests) under ``folder``, signed with ``key``; every failure is a miss.
+
+    ``reducers`` (class -> reduce function, see :func:`dataclass_reducers`) change how values are pickled.
+    """
+
+    def __init__(self, folder: Path, key: bytes, reducers: dict[type, Callable[[Any], tuple]] | None = None) -> None:
         self.folder = folder
         self._key = key
+        self._table = {**copyreg.dispatch_table, **(reducers or {})}
         self.written = 0
+
+    def _dumps(self, value: Any) -> bytes:
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = self._table
+        pickler.dump(value)
+        return out.getvalue()
 
     def _path(self, name: str) -> Path:
         return self.folder / name[:2] / name
@@ -99,7 +125,7 @@ class DiskCache:
 
     def put(self, name: str, value: Any) -> None:
         """Store ``value`` under ``name`` (atomically); a folder that cannot be written only costs speed."""
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        data = self._dumps(value)
         path = self._path(name)
         tmp = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
@@ -137,7 +163,7 @@ class DiskCache:
         return removed
 
 
-def open_cache(folder: Path) -> DiskCache | None:
+def open_cache(folder: Path, reducers: dict[type, Callable[[Any], tuple]] | None = None) -> DiskCache | None:
     """The cache in ``folder`` (made, with a .gitignore, when missing); None when there is no user key."""
     key = user_key()
     if key is None:
@@ -149,4 +175,4 @@ def open_cache(folder: Path) -> DiskCache | None:
     except OSError as exc:
         _log.debug("no check cache: cannot make %s: %s", folder, exc)
         return None
-    return DiskCache(folder, key)
+    return DiskCache(folder, key, reducers)
