@@ -31,10 +31,10 @@ from ... import __version__
 from ...data import rules_dir
 from ...model.document import Document
 from ...workspace import Workspace
-from ..findings import Edit, Finding, Fix, Related
+from ..findings import Finding
 from .checker import Checker
-from .disk_cache import DiskCache, dataclass_reducers, open_cache
-from .parallel import Source, local_check, parse_and_check
+from .disk_cache import DiskCache, open_cache
+from .parallel import COMPACT, Source, local_check, parse_and_check
 
 FORMAT = 1  # of the entries' contents; part of every key
 
@@ -145,7 +145,7 @@ def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker,
 
 def open_check_cache(folder: Path) -> DiskCache | None:
     """The check cache in ``folder`` (None when the user has no key), pickling findings compactly."""
-    return open_cache(folder, dataclass_reducers([Finding, Fix, Related, Edit]))
+    return open_cache(folder, COMPACT)
 
 
 def _merged(local: dict[str, list[Finding]], workspace: list[Finding]) -> list[Finding]:

@@ -78,6 +78,15 @@ def dataclass_reducers(classes: Iterable[type]) -> dict[type, Callable[[Any], tu
     return table
 
 
+def dumps(value: Any, reducers: dict[type, Callable[[Any], tuple]]) -> bytes:
+    """``value`` pickled with ``reducers`` on top of the default ones."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, **reducers}
+    pickler.dump(value)
+    return out.getvalue()
+
+
 class DiskCache:
     """Entries by name (hex digests) under ``folder``, signed with ``key``; every failure is a miss.
 
@@ -87,15 +96,8 @@ class DiskCache:
     def __init__(self, folder: Path, key: bytes, reducers: dict[type, Callable[[Any], tuple]] | None = None) -> None:
         self.folder = folder
         self._key = key
-        self._table = {**copyreg.dispatch_table, **(reducers or {})}
+        self._reducers = reducers or {}
         self.written = 0
-
-    def _dumps(self, value: Any) -> bytes:
-        out = io.BytesIO()
-        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.dispatch_table = self._table
-        pickler.dump(value)
-        return out.getvalue()
 
     def _path(self, name: str) -> Path:
         return self.folder / name[:2] / name
@@ -125,7 +127,7 @@ class DiskCache:
 
     def put(self, name: str, value: Any) -> None:
         """Store ``value`` under ``name`` (atomically); a folder that cannot be written only costs speed."""
-        data = self._dumps(value)
+        data = dumps(value, self._reducers)
         path = self._path(name)
         tmp = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
