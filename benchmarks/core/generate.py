@@ -171,18 +171,7 @@ def workspace(docs: int = 200, per_doc: int = 100, seed: int = 26262) -> dict[st
                 body.append(it.markdown(2))
         else:
             name = f"technical/{area.lower()}/tsr-{area.lower()}-{d:03d}.md"
-            body.append(f"# Technical safety requirements: {area} (part {d})\n")
-            pool = fsrs[area] or [f for v in fsrs.values() for f in v]
-            for k in range(per_doc):
-                if k % 25 == 0:
-                    body.append(f"## {SUBJECTS[area][0].capitalize()}, group {k // 25 + 1}\n")
-                item_id = f"TSR-{area}-{d:03d}{k:02d}"
-                parents = rng.sample(pool, k=1 if rng.random() < 0.85 else 2)
-                it = gen.item(item_id, area, parents, f"{VERBS[k % len(VERBS)].capitalize()} {SUBJECTS[area][2]}",
-                              zh=rng.random() < 0.05)
-                if rng.random() < 0.3:
-                    it.attributes.append(("Verified by", f"TC-{area}-{d:03d}{k:02d}"))
-                body.append(it.markdown(3))
+            body.extend(_tsr_document(gen, area, d, per_doc, fsrs[area] or [f for v in fsrs.values() for f in v]))
             body.append("## Verification\n")
             body.extend(_test_cases(area, d, per_doc, body))
         out[name] = "\n".join(body)
@@ -217,19 +206,27 @@ def peers_workspace(goals: int = 20, docs: int = 200, per_doc: int = 100, seed: 
                 body.append(it.markdown(2))
         else:
             name = f"technical/{area.lower()}/tsr-{area.lower()}-{d:03d}.md"
-            body.append(f"# Technical safety requirements: {area} (part {d})\n")
-            pool = fsrs[area] or [f for v in fsrs.values() for f in v]
-            for k in range(per_doc):
-                if k % 25 == 0:
-                    body.append(f"## {SUBJECTS[area][0].capitalize()}, group {k // 25 + 1}\n")
-                item_id = f"TSR-{area}-{d:03d}{k:02d}"
-                it = gen.item(item_id, area, rng.sample(pool, k=1), f"{VERBS[k % len(VERBS)].capitalize()} "
-                              f"{SUBJECTS[area][2]}", zh=rng.random() < 0.05)
-                if rng.random() < 0.3:
-                    it.attributes.append(("Verified by", f"TC-{area}-{d:03d}{k:02d}"))
-                body.append(it.markdown(3))
+            body.extend(_tsr_document(gen, area, d, per_doc, fsrs[area] or [f for v in fsrs.values() for f in v]))
         out[name] = "\n".join(body)
     return out
+
+
+def _tsr_document(gen: Generator, area: str, d: int, per_doc: int, pool: list[str]) -> list[str]:
+    """The heading and ``per_doc`` TSRs of technical document ``d``, derived from ``pool``, 30 % verified by a
+    test case ``TC-…`` (grouped under a sub-heading every 25 items)."""
+    rng = gen.rng
+    body = [f"# Technical safety requirements: {area} (part {d})\n"]
+    for k in range(per_doc):
+        if k % 25 == 0:
+            body.append(f"## {SUBJECTS[area][0].capitalize()}, group {k // 25 + 1}\n")
+        item_id = f"TSR-{area}-{d:03d}{k:02d}"
+        parents = rng.sample(pool, k=1 if rng.random() < 0.85 else 2)
+        it = gen.item(item_id, area, parents, f"{VERBS[k % len(VERBS)].capitalize()} {SUBJECTS[area][2]}",
+                      zh=rng.random() < 0.05)
+        if rng.random() < 0.3:
+            it.attributes.append(("Verified by", f"TC-{area}-{d:03d}{k:02d}"))
+        body.append(it.markdown(3))
+    return body
 
 
 def _test_cases(area: str, d: int, per_doc: int, body: list[str]) -> list[str]:
