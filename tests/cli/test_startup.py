@@ -18,14 +18,23 @@ def test_check_imports_no_other_command(tmp_path):
                    "- ASIL: D\n", encoding="utf-8")
     code = ("import json, sys\nfrom safereq.cli.main import main\nstatus = main(['check', '--no-cache', sys.argv[1]])\n"
             "print(json.dumps([status, sorted(m for m in sys.modules if m.startswith(('safereq.cli.', 'safereq.agent',"
-            " 'lancedb', 'pyarrow')))]))")
+            " 'lancedb', 'pyarrow', 'pydantic')))]))")
     done = subprocess.run([sys.executable, "-c", code, str(doc)], cwd=tmp_path, capture_output=True, text=True,
                           env={"PYTHONPATH": str(SERVER), "PATH": "/usr/bin:/bin"}, timeout=300)
     status, modules = json.loads(done.stdout.strip().splitlines()[-1])
     assert status == 0
     assert [m for m in modules if m.startswith("safereq.cli.") and m not in (
         "safereq.cli.main", "safereq.cli.check", "safereq.cli.errors", "safereq.cli.loading")] == []
-    assert not [m for m in modules if not m.startswith("safereq.cli.")]
+    assert not [m for m in modules if not m.startswith("safereq.cli.")]  # pydantic too: no configuration file
+
+
+def test_the_settings_a_check_does_not_read_are_still_there():
+    from safereq.checks.config import CATEGORIES, Config
+    from safereq.config import CorporaSettings, IndexSettings, LLMConfig
+
+    config = Config()
+    assert config.index == IndexSettings() and config.llm == LLMConfig() and config.corpora == CorporaSettings()
+    assert "requirement" in CATEGORIES
 
 
 def test_help_and_unknown_commands_still_see_every_command(capsys):
