@@ -231,3 +231,27 @@ def test_an_entry_signed_by_the_key_round_trips(tmp_path):
     (tmp_path / "cd").mkdir()
     shutil.copy(tmp_path / "ab" / ("ab" * 20), tmp_path / "cd" / ("cd" * 20))
     assert cache.get("cd" * 20) is None
+
+
+def test_a_configuration_file_is_validated_once_per_content(examples, safereq, monkeypatch):
+    from safereq.checks import config as config_module
+
+    calls: list[int] = []
+    real = config_module.validated
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(config_module, "validated", counting)
+    first = safereq("check", ".")
+    assert calls == [1]
+    assert safereq("check", ".").out == first.out and calls == [1]  # the same file: remembered
+    config = examples / "safereq.toml"
+    config.write_text(config.read_text(encoding="utf-8") + '"wording/vague-term" = "error"\n', encoding="utf-8")
+    changed = safereq("check", ".")
+    assert calls == [1, 1] and changed.out == safereq("check", "--no-cache", ".").out
+    config.write_text("[rules]\n\"no-such/rule\" = \"error\"\n", encoding="utf-8")
+    for _ in range(2):  # an invalid file is never remembered
+        bad = safereq("check", ".")
+        assert bad.status == 2 and "no-such/rule" in bad.err

@@ -177,9 +177,11 @@ def _expand(rules: dict[str, str]) -> dict[str, str]:
 
 def _config(project: ProjectFile, path: Path | None) -> Config:
     kinds = {prefix: spec.model_dump(exclude_none=True) for prefix, spec in project.kinds.items()}
-    return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude), project.index,
-                  project.llm, project.corpora, path, tuple(project.external_ids), project.external_id_url,
-                  tuple(project.impact.attributes), cache=project.cache)
+    given = project.model_fields_set  # a section the file does not have stays None (the defaults, made lazily)
+    return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude),
+                  project.index if "index" in given else None, project.llm if "llm" in given else None,
+                  project.corpora if "corpora" in given else None, path, tuple(project.external_ids),
+                  project.external_id_url, tuple(project.impact.attributes), cache=project.cache)
 
 
 def load_config_file(path: Path) -> Config:

@@ -121,15 +121,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
-    from ..checks.config import load_config, load_config_file
+    from ..checks.config import Config, find_config, load_config_file
 
     if args.config:
-        config_path = Path(args.config)
+        config_path: Path | None = Path(args.config)
+        assert config_path is not None
         if not config_path.is_file():
             raise UsageError(f"{args.config}: configuration file not found")
+    else:
+        config_path = find_config(Path(os.path.commonpath([os.path.abspath(p) for p in paths])).resolve())
+        if config_path is None:
+            return Config()
+    if args.no_cache:
         return load_config_file(config_path)
-    absolute = [os.path.abspath(p) for p in paths]
-    return load_config(Path(os.path.commonpath(absolute)))
+    from ..checks.engine.cached import load_config_cached
+
+    return load_config_cached(config_path, load_config_file)
 
 
 def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, dict[str, Severity | None]]:

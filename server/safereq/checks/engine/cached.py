@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +31,10 @@ from ... import __version__
 from ...data import rules_dir
 from ...model.document import Document
 from ...workspace import Workspace
+from ..config import Config
 from ..findings import Finding
 from .checker import Checker
-from .disk_cache import DiskCache, open_cache
+from .disk_cache import DiskCache, open_cache, user_cache_dir, user_key
 from .parallel import COMPACT, Source, local_check, parse_and_check
 
 FORMAT = 1  # of the entries' contents; part of every key
@@ -141,6 +142,29 @@ def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker,
             cache.put(ws_name, [f for f in findings if id(f) not in mine])
     cache.prune(set(names.values()) | {ws_name})
     return findings
+
+
+def load_config_cached(path: Path, load: Callable[[Path], Config]) -> Config:
+    """``load(path)``, remembered per user by the file's bytes and safereq's code: a re-run with the same
+    configuration file neither parses its TOML nor imports pydantic to validate it. Only a configuration that
+    holds no pydantic settings ([index], [llm], [corpora]) is kept; an invalid one is never kept (it raises)."""
+    key = user_key()
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return load(path)  # the loader says why
+    if key is None:
+        return load(path)
+    cache = DiskCache(user_cache_dir() / "check-configs", key)
+    name = _digest("config", code_fingerprint(), str(path.resolve()), data)
+    hit = cache.get(name)
+    if isinstance(hit, Config) and hit.source == path:
+        return hit
+    config = load(path)
+    if config.index_settings is None and config.llm_settings is None and config.corpora_settings is None:
+        cache.put(name, config)
+        cache.prune({name})
+    return config
 
 
 def open_check_cache(folder: Path) -> DiskCache | None:
