@@ -255,3 +255,16 @@ def test_a_configuration_file_is_validated_once_per_content(examples, safereq, m
     for _ in range(2):  # an invalid file is never remembered
         bad = safereq("check", ".")
         assert bad.status == 2 and "no-such/rule" in bad.err
+
+
+def test_old_entries_are_pruned_and_todays_are_kept(tmp_path):
+    cache = DiskCache(tmp_path, b"p" * 32)
+    names = [f"{k:040x}" for k in range(100)]
+    for name in names:
+        cache.put(name, [])
+    old = names[:50]
+    for name in old:
+        os.utime(tmp_path / name[:2] / name, (0, 0))
+    assert cache.prune({names[-1]}) == 50  # 100 entries for 1 kept: the old ones go, today's stay
+    assert all(cache.get(n) is None for n in old) and all(cache.get(n) == [] for n in names[50:])
+    assert cache.prune(set(names[50:])) == 0

@@ -20,6 +20,7 @@ import logging
 import os
 import pickle
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from operator import attrgetter
@@ -145,9 +146,11 @@ class DiskCache:
             except OSError:
                 pass
 
-    def prune(self, keep: set[str], slack: int = 2) -> int:
-        """Remove entries not in ``keep`` once there are more than ``slack`` times as many (old versions of
-        edited files); how many were removed. Another run's fresh entry removed here is only a miss later."""
+    def prune(self, keep: set[str], slack: int = 2, age: float = 86_400.0) -> int:
+        """Once there are more than ``slack`` times as many entries as ``keep`` names, remove those not in
+        ``keep`` written more than ``age`` seconds ago (old versions of edited files; a check of a few files
+        leaves the entries of today's check of all of them); how many were removed. Another run's entry
+        removed here is only a miss later."""
         try:
             names = [p for sub in self.folder.iterdir() if sub.is_dir() for p in sub.iterdir()]
         except OSError:
@@ -155,11 +158,13 @@ class DiskCache:
         if len(names) <= slack * len(keep) + 64:
             return 0
         removed = 0
+        now = time.time()
         for p in names:
             if p.name not in keep:
                 try:
-                    p.unlink()
-                    removed += 1
+                    if now - p.stat().st_mtime > age:
+                        p.unlink()
+                        removed += 1
                 except OSError:
                     pass
         return removed
