@@ -268,3 +268,14 @@ def test_old_entries_are_pruned_and_todays_are_kept(tmp_path):
     assert cache.prune({names[-1]}) == 50  # 100 entries for 1 kept: the old ones go, today's stay
     assert all(cache.get(n) is None for n in old) and all(cache.get(n) == [] for n in names[50:])
     assert cache.prune(set(names[50:])) == 0
+
+
+def test_a_fifo_or_a_device_planted_as_an_entry_is_a_miss_not_a_hang(examples, safereq):
+    first = safereq("check", ".")
+    entries = _entries(examples / ".safereq" / "cache")
+    entries[0].unlink()
+    os.mkfifo(entries[0])
+    entries[1].unlink()
+    entries[1].symlink_to("/dev/zero")
+    again = safereq("check", ".")  # would block on the FIFO or read /dev/zero for ever
+    assert (again.status, again.out) == (first.status, first.out)

@@ -20,6 +20,7 @@ import logging
 import os
 import pickle
 import secrets
+import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import fields
@@ -34,6 +35,28 @@ _MAC = 32  # bytes of HMAC-SHA256
 KEY_FILE = "check-cache.key"
 
 
+MAX_ENTRY = 256 * 1024 * 1024  # bytes: a bigger "entry" is not one of ours
+
+
+def read_regular(path: Path, limit: int = MAX_ENTRY) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None: a FIFO, a device
+    or a link to one planted in a shared cache folder must not hang or flood the check."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def user_cache_dir() -> Path:
     """The user's own cache folder: ``$SAFEREQ_CACHE_DIR``, else ``$XDG_CACHE_HOME/safereq`` or ~/.cache/safereq."""
     base = os.environ.get("SAFEREQ_CACHE_DIR") or os.path.join(
@@ -44,12 +67,9 @@ def user_cache_dir() -> Path:
 def user_key(folder: Path | None = None) -> bytes | None:
     """The user's signing key, made on first use; None when it can be neither read nor made (no cache then)."""
     path = (folder or user_cache_dir()) / KEY_FILE
-    try:
-        key = path.read_bytes()
-        if len(key) >= 32:
-            return key
-    except OSError:
-        pass
+    key = read_regular(path, 4096)
+    if key is not None and len(key) >= 32:
+        return key
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = path.with_name(f".{KEY_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
@@ -62,8 +82,8 @@ def user_key(folder: Path | None = None) -> bytes | None:
             pass
         finally:
             tmp.unlink()
-        key = path.read_bytes()
-        return key if len(key) >= 32 else None
+        key = read_regular(path, 4096)
+        return key if key is not None and len(key) >= 32 else None
     except OSError as exc:
         _log.debug("no check cache: cannot make the key %s: %s", path, exc)
         return None
@@ -110,9 +130,8 @@ class DiskCache:
 
     def get(self, name: str) -> Any | None:
         """The value stored under ``name``, or None when there is none that can be trusted."""
-        try:
-            blob = self._path(name).read_bytes()
-        except OSError:
+        blob = read_regular(self._path(name))
+        if blob is None:
             return None
         head = len(MAGIC)
         if len(blob) < head + _MAC or not blob.startswith(MAGIC):
