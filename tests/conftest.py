@@ -19,6 +19,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.fast)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _user_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The user's cache folder (the check cache's key, link vectors) is a temporary one, never the real home's."""
+    import os
+
+    os.environ.setdefault("SAFEREQ_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return ROOT

@@ -7,7 +7,7 @@ some statements are Chinese, and about one item in twenty has a deliberate probl
 vague term, a missing ASIL, a link to an undefined ID, an ASIL lower than its parent's, a lower-case ID), so
 the checks have findings to build, as in real documents. Output is deterministic for a given seed.
 
-    python benchmarks/core/generate.py OUT_DIR [--docs 200 --per-doc 100] [--single 2000]
+    python benchmarks/core/generate.py OUT_DIR [--docs 200 --per-doc 100] [--single 2000] [--peers]
 """
 
 from __future__ import annotations
@@ -171,22 +171,62 @@ def workspace(docs: int = 200, per_doc: int = 100, seed: int = 26262) -> dict[st
                 body.append(it.markdown(2))
         else:
             name = f"technical/{area.lower()}/tsr-{area.lower()}-{d:03d}.md"
-            body.append(f"# Technical safety requirements: {area} (part {d})\n")
-            pool = fsrs[area] or [f for v in fsrs.values() for f in v]
-            for k in range(per_doc):
-                if k % 25 == 0:
-                    body.append(f"## {SUBJECTS[area][0].capitalize()}, group {k // 25 + 1}\n")
-                item_id = f"TSR-{area}-{d:03d}{k:02d}"
-                parents = rng.sample(pool, k=1 if rng.random() < 0.85 else 2)
-                it = gen.item(item_id, area, parents, f"{VERBS[k % len(VERBS)].capitalize()} {SUBJECTS[area][2]}",
-                              zh=rng.random() < 0.05)
-                if rng.random() < 0.3:
-                    it.attributes.append(("Verified by", f"TC-{area}-{d:03d}{k:02d}"))
-                body.append(it.markdown(3))
+            body.extend(_tsr_document(gen, area, d, per_doc, fsrs[area] or [f for v in fsrs.values() for f in v]))
             body.append("## Verification\n")
             body.extend(_test_cases(area, d, per_doc, body))
         out[name] = "\n".join(body)
     return out
+
+
+def peers_workspace(goals: int = 20, docs: int = 200, per_doc: int = 100, seed: int = 26262) -> dict[str, str]:
+    """The shape the peer tools were compared on (issue 26): one document of ``goals`` safety goals (with its
+    HARA table) and ``docs`` documents of ``per_doc`` requirements (a fifth FSRs, the rest TSRs), 30 % of the
+    TSRs verified by a test case kept outside the workspace (``external-ids = ["TC-*"]`` in safereq.toml)."""
+    gen = Generator(seed)
+    rng = gen.rng
+    goal_ids = [f"SG-{k + 1}" for k in range(goals)]
+    goal_items = [gen.item(g, AREAS[k % len(AREAS)], [], f"Avoid hazardous behaviour of {SUBJECTS[AREAS[k % len(AREAS)]][1]}")
+                  for k, g in enumerate(goal_ids)]
+    out = {"safety-goals.md": "\n".join([f"# Safety goals\n\n## Hazard analysis\n\n{_hara_table(gen, goal_ids, 1)}",
+                                          *(it.markdown(2) for it in goal_items)]),
+           "safereq.toml": 'external-ids = ["TC-*"]\n'}
+    fsr_docs = max(1, docs // 5)
+    fsrs: dict[str, list[str]] = {a: [] for a in AREAS}
+    for d in range(docs):
+        area = AREAS[d % len(AREAS)]
+        body: list[str] = []
+        if d < fsr_docs:
+            name = f"functional/{area.lower()}/fsr-{area.lower()}-{d:03d}.md"
+            body.append(f"# Functional safety requirements: {area} (part {d})\n")
+            for k in range(per_doc):
+                item_id = f"FSR-{area}-{d:03d}{k:02d}"
+                it = gen.item(item_id, area, rng.sample(goal_ids, k=1), f"{VERBS[k % len(VERBS)].capitalize()} "
+                              f"{SUBJECTS[area][1]}", zh=rng.random() < 0.05)
+                fsrs[area].append(item_id)
+                body.append(it.markdown(2))
+        else:
+            name = f"technical/{area.lower()}/tsr-{area.lower()}-{d:03d}.md"
+            body.extend(_tsr_document(gen, area, d, per_doc, fsrs[area] or [f for v in fsrs.values() for f in v]))
+        out[name] = "\n".join(body)
+    return out
+
+
+def _tsr_document(gen: Generator, area: str, d: int, per_doc: int, pool: list[str]) -> list[str]:
+    """The heading and ``per_doc`` TSRs of technical document ``d``, derived from ``pool``, 30 % verified by a
+    test case ``TC-…`` (grouped under a sub-heading every 25 items)."""
+    rng = gen.rng
+    body = [f"# Technical safety requirements: {area} (part {d})\n"]
+    for k in range(per_doc):
+        if k % 25 == 0:
+            body.append(f"## {SUBJECTS[area][0].capitalize()}, group {k // 25 + 1}\n")
+        item_id = f"TSR-{area}-{d:03d}{k:02d}"
+        parents = rng.sample(pool, k=1 if rng.random() < 0.85 else 2)
+        it = gen.item(item_id, area, parents, f"{VERBS[k % len(VERBS)].capitalize()} {SUBJECTS[area][2]}",
+                      zh=rng.random() < 0.05)
+        if rng.random() < 0.3:
+            it.attributes.append(("Verified by", f"TC-{area}-{d:03d}{k:02d}"))
+        body.append(it.markdown(3))
+    return body
 
 
 def _test_cases(area: str, d: int, per_doc: int, body: list[str]) -> list[str]:
@@ -245,8 +285,15 @@ def main() -> None:
     p.add_argument("--docs", type=int, default=200)
     p.add_argument("--per-doc", type=int, default=100)
     p.add_argument("--single", type=int, default=0, help="instead, write one document with this many items")
+    p.add_argument("--peers", action="store_true",
+                   help="instead, the peers' shape: 20 goals and --docs documents of --per-doc requirements")
     args = p.parse_args()
-    files = {"requirements.md": single_document(args.single)} if args.single else workspace(args.docs, args.per_doc)
+    if args.single:
+        files = {"requirements.md": single_document(args.single)}
+    elif args.peers:
+        files = peers_workspace(docs=args.docs, per_doc=args.per_doc)
+    else:
+        files = workspace(args.docs, args.per_doc)
     size = write(files, args.out)
     print(f"wrote {len(files)} files, {size / 1e6:.1f} MB, to {args.out}")
 

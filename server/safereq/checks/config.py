@@ -30,13 +30,13 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from ..config import CATEGORIES, ConfigError, CorporaSettings, IndexSettings, Known, LLMConfig, ProjectFile
-from ..config.model import problems
+from ..config import ConfigError
 from .findings import Severity
+
+if TYPE_CHECKING:
+    from ..config import CorporaSettings, IndexSettings, Known, LLMConfig, ProjectFile
 
 CONFIG_FILES = ("safereq.toml", "pyproject.toml")
 
@@ -52,13 +52,40 @@ class Config:
     kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     words: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
-    index: IndexSettings = IndexSettings()
-    llm: LLMConfig = LLMConfig()
-    corpora: CorporaSettings = CorporaSettings()
+    # [index], [llm], [corpora] as validated, None for the defaults: read through the properties below, so
+    # that a check without a configuration file never imports pydantic (a fifth of its start-up).
+    index_settings: IndexSettings | None = None
+    llm_settings: LLMConfig | None = None
+    corpora_settings: CorporaSettings | None = None
     source: Path | None = None
     external_ids: tuple[str, ...] = ()
     external_id_url: str | None = None
     impact_keys: tuple[str, ...] = ()  # [impact] attributes: what linked items also depend on
+    cache: str | bool = True  # `safereq check`'s cache: True = .safereq/cache, a folder, or False (off)
+
+    @property
+    def index(self) -> IndexSettings:
+        if self.index_settings is not None:
+            return self.index_settings
+        from ..config.model import IndexSettings
+
+        return IndexSettings()
+
+    @property
+    def llm(self) -> LLMConfig:
+        if self.llm_settings is not None:
+            return self.llm_settings
+        from ..config.model import LLMConfig
+
+        return LLMConfig()
+
+    @property
+    def corpora(self) -> CorporaSettings:
+        if self.corpora_settings is not None:
+            return self.corpora_settings
+        from ..config.model import CorporaSettings
+
+        return CorporaSettings()
 
     def severity(self, rule_id: str, default: Severity, enabled: bool) -> Severity | None:
         """The severity to report ``rule_id`` with, or None when the rule is off."""
@@ -90,6 +117,14 @@ class Config:
         """Where the external item ``item_id`` can be looked at (``external-id-url`` with its ID)."""
         return self.external_id_url.replace("{id}", item_id) if self.external_id_url else None
 
+    def cache_dir(self, cwd: Path) -> Path | None:
+        """Where ``safereq check`` keeps its cache: relative to the configuration file's folder (else ``cwd``);
+        None when the configuration turns it off."""
+        if self.cache is False:
+            return None
+        base = self.source.parent if self.source is not None else cwd
+        return base / (".safereq/cache" if self.cache is True else self.cache)
+
     def merged(self, overrides: dict[str, Any]) -> Config:
         """This configuration with editor settings on top (rules merged key by key)."""
         rules = dict(self.rules)
@@ -107,6 +142,7 @@ def _external_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
 @cache
 def known_names() -> Known:
     """The rule IDs, families and word lists the configuration may name (from the rule registry)."""
+    from ..config.model import Known
     from .families.io import all_rule_infos
     from .registry import word_list_names
 
@@ -116,6 +152,10 @@ def known_names() -> Known:
 
 def validated(data: dict[str, Any], path: Path | None, text: str, prefix: str = "") -> ProjectFile:
     """``data`` (a parsed project file) as the typed model; the first problem (by line) as a ConfigError."""
+    from pydantic import ValidationError
+
+    from ..config.model import ProjectFile, problems
+
     try:
         return ProjectFile.model_validate(data, context={"known": known_names()})
     except ValidationError as exc:
@@ -137,9 +177,11 @@ def _expand(rules: dict[str, str]) -> dict[str, str]:
 
 def _config(project: ProjectFile, path: Path | None) -> Config:
     kinds = {prefix: spec.model_dump(exclude_none=True) for prefix, spec in project.kinds.items()}
-    return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude), project.index,
-                  project.llm, project.corpora, path, tuple(project.external_ids), project.external_id_url,
-                  tuple(project.impact.attributes))
+    given = project.model_fields_set  # a section the file does not have stays None (the defaults, made lazily)
+    return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude),
+                  project.index if "index" in given else None, project.llm if "llm" in given else None,
+                  project.corpora if "corpora" in given else None, path, tuple(project.external_ids),
+                  project.external_id_url, tuple(project.impact.attributes), cache=project.cache)
 
 
 def load_config_file(path: Path) -> Config:
@@ -184,3 +226,12 @@ def load_config(start: Path) -> Config:
     """The configuration that applies to files under ``start`` (defaults when there is none)."""
     path = find_config(start.resolve())
     return load_config_file(path) if path else Config()
+
+
+def __getattr__(name: str):
+    """``CATEGORIES`` as before, without importing the configuration model on import."""
+    if name == "CATEGORIES":
+        from ..config.model import CATEGORIES
+
+        return CATEGORIES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -105,6 +105,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                      "(reused as it is when its inputs did not change; *.gz gzipped)")
     p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
                                                           "merge (default: the checked folder's name)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the check cache (.safereq/cache; see docs/cli.md)")
     p.set_defaults(handler=run, fast_exit=True)
 
 
@@ -118,15 +120,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
-    from ..checks.config import load_config, load_config_file
+    from ..checks.config import Config, find_config, load_config_file
 
     if args.config:
-        config_path = Path(args.config)
+        config_path: Path | None = Path(args.config)
+        assert config_path is not None
         if not config_path.is_file():
             raise UsageError(f"{args.config}: configuration file not found")
+    else:
+        config_path = find_config(Path(os.path.commonpath([os.path.abspath(p) for p in paths])).resolve())
+        if config_path is None:
+            return Config()
+    if args.no_cache:
         return load_config_file(config_path)
-    absolute = [os.path.abspath(p) for p in paths]
-    return load_config(Path(os.path.commonpath(absolute)))
+    from ..checks.engine.cached import load_config_cached
+
+    return load_config_cached(config_path, load_config_file)
 
 
 def _apply_overrides(args: argparse.Namespace, config: Config) -> tuple[Config, dict[str, Severity | None]]:
@@ -198,8 +207,13 @@ def _run(args: argparse.Namespace) -> int:
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         checker.set_review(_review_state(config, paths))
+        cache = _check_cache(args, config, cwd)
         if fragment is not None and fragment.reused is not None:
             findings = fragment.reused.local + fragment.reused.workspace
+        elif cache is not None:
+            from ..checks.engine.cached import check_with_cache
+
+            findings = check_with_cache(loaded.sources, workspace, checker, args.jobs or default_jobs(), cache)
         else:
             findings = parse_and_check(loaded.sources, workspace, checker, args.jobs or default_jobs())
             if fragment is not None:
@@ -212,8 +226,9 @@ def _run(args: argparse.Namespace) -> int:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
         findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
         severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
-        texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
-                 for path, doc in workspace.documents.items()}
+        texts = {s.path: ("\ufeff" if s.bom else "") + s.text for s in loaded.sources}  # not parsed when cached
+        texts.update({path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
+                      for path, doc in workspace.documents.items()})
         report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
     _emit(report, args.output)
     if not args.quiet:
@@ -231,7 +246,7 @@ def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) ->
     """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
     if not gates:
         return []
-    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+    if len(workspace.documents) < len(loaded.sources):  # a reused fragment or cache: not everything was parsed
         workspace.update_many((source.path, source.text) for source in loaded.sources)
     from ..exchange.records import collect
     from ..report.coverage import compute
@@ -282,6 +297,19 @@ def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, l
     found = reusable(out, inputs, prefix)
     return _FragmentPlan(out, name, inputs, prefix, found if found is not None and found.source == name else None,
                          key)
+
+
+def _check_cache(args: argparse.Namespace, config: Config, cwd: Path):
+    """The persistent cache of this run (see checks/engine/cached.py), or None: ``--no-cache``, turned off in
+    the configuration, or a run that needs every document parsed anyway (``--fix``, ``--fragment``)."""
+    if args.no_cache or args.fix or args.fragment:
+        return None
+    folder = config.cache_dir(cwd)
+    if folder is None:
+        return None
+    from ..checks.engine.cached import open_check_cache
+
+    return open_check_cache(folder)
 
 
 def _review_state(config: Config, paths: list[str]):

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         return _status(config, args.json, args)
     from ..knowledge.faults import redact
     from ..knowledge.indexer import index_paths
-    from ..knowledge.store import StoreError
+    from ..knowledge.store_schema import StoreError
 
     try:
         report = index_paths(config, [Path(p) for p in args.paths], document=args.document,
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         import json
 
         print(json.dumps({"index": str(config.index_dir), "indexed": report.indexed, "skipped": report.skipped,
-                          "removed": report.removed,
+                          "empty": report.empty, "removed": report.removed,
                           "failed": [{"source": s, "error": e} for s, e in report.failed],
                           "chunks": report.chunks_written, "embedded": report.embedded,
                           "reused": report.embed_cache_hits, "pages": report.pages,
@@ -117,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"indexed {len(report.indexed)} file(s): {report.chunks_written} chunks "
               f"({report.embedded} embedded, {report.embed_cache_hits} reused); "
-              f"{len(report.skipped)} unchanged, {len(report.removed)} removed, {len(report.failed)} failed "
+              f"{len(report.skipped)} unchanged, "
+              + (f"{len(report.empty)} without text, " if report.empty else "")
+              + f"{len(report.removed)} removed, {len(report.failed)} failed "
               f"in {report.seconds:.1f} s -> {config.index_dir}")
         if report.embedded or report.vectors_pending:
             print(f"  full-text search ready after {report.text_seconds:.1f} s; vectors "
@@ -142,7 +144,8 @@ def store_failed(args: argparse.Namespace, command: str, exc: BaseException) -> 
 def _status(config, as_json: bool, args: argparse.Namespace) -> int:
     from ..knowledge.faults import IndexMissing
     from ..knowledge.integrity import health_error, inspect
-    from ..knowledge.store import Store, StoreError
+    from ..knowledge.reader import TableReader
+    from ..knowledge.store_schema import StoreError
 
     try:
         health = inspect(config.index_dir)
@@ -151,10 +154,10 @@ def _status(config, as_json: bool, args: argparse.Namespace) -> int:
         problem = health_error(config.index_dir, health)
         if problem is not None:
             raise problem
-        store = Store(config.index_dir)
+        store = TableReader(config.index_dir)  # the read path: no LanceDB import for a listing
         files = store.files()
         model, dim = store.model()
-        version = store.table.version
+        version = store.dataset.version
     except StoreError as exc:
         return store_failed(args, "index", exc)
     local = isinstance(config.index_dir, Path)  # an object store is not listed just to add up sizes

@@ -45,7 +45,7 @@ def _print_text(hits) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ..knowledge.store import StoreError
+    from ..knowledge.store_schema import StoreError
 
     if not args.query and not args.queries:
         print("safereq search: give a query or --queries FILE", file=sys.stderr)

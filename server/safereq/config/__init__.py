@@ -9,13 +9,30 @@ the closest valid one (:mod:`.problems`); the checks' ``Config`` (checks/config.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .environment import Environment
-from .model import (
-    CATEGORIES, CorporaSettings, EditorSettings, IndexSettings, KindSpec, Known, LLMConfig, ProjectFile,
-)
 from .problems import ConfigError, Problem, closest
+
+if TYPE_CHECKING:
+    from .model import (
+        CATEGORIES, CorporaSettings, EditorSettings, IndexSettings, KindSpec, Known, LLMConfig, ProjectFile,
+    )
+
+_MODEL = frozenset({"CATEGORIES", "CorporaSettings", "EditorSettings", "IndexSettings", "KindSpec", "Known",
+                    "LLMConfig", "ProjectFile"})
 
 __all__ = [
     "CATEGORIES", "ConfigError", "CorporaSettings", "EditorSettings", "Environment", "IndexSettings", "KindSpec",
     "Known", "LLMConfig", "Problem", "ProjectFile", "closest",
 ]
+
+
+def __getattr__(name: str):
+    """The pydantic models load on first use: commands that read no project file (``search``, ``index``)
+    do not pay for importing pydantic."""
+    if name in _MODEL:
+        from . import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,7 @@ import difflib
 import os
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field, fields
 
 _TRUE = {"1", "true", "yes"}
 
@@ -25,39 +25,46 @@ READ_ELSEWHERE = frozenset({
 PREFIXES = ("SAFEREQ_INDEX_STORAGE_",)
 
 
-class Environment(BaseModel):
-    """Every setting safereq reads from the environment, typed; empty or malformed numbers count as unset."""
+def _var(name: str) -> str:
+    """A setting read from the variable ``name`` (empty when unset)."""
+    return field(default="", metadata={"alias": name})
 
-    model_config = ConfigDict(frozen=True)
 
-    index: str = Field("", alias="SAFEREQ_INDEX")
-    index_deadline: str = Field("", alias="SAFEREQ_INDEX_DEADLINE")
-    corpora: str = Field("", alias="SAFEREQ_CORPORA")
-    embedder: str = Field("", alias="SAFEREQ_EMBEDDER")
-    embed_url: str = Field("", alias="SAFEREQ_EMBED_URL")
-    embed_model: str = Field("", alias="SAFEREQ_EMBED_MODEL")
-    embed_api_key: str = Field("", alias="SAFEREQ_EMBED_API_KEY")
-    embed_dim: str = Field("", alias="SAFEREQ_EMBED_DIM")
-    embed_allow_remote: str = Field("", alias="SAFEREQ_EMBED_ALLOW_REMOTE")
-    embed_threads: str = Field("", alias="SAFEREQ_EMBED_THREADS")
-    embed_max_tokens: str = Field("", alias="SAFEREQ_EMBED_MAX_TOKENS")
-    llm_base_url: str = Field("", alias="SAFEREQ_LLM_BASE_URL")
-    llm_model: str = Field("", alias="SAFEREQ_LLM_MODEL")
-    llm_api_key: str = Field("", alias="SAFEREQ_LLM_API_KEY")
-    llm_timeout: str = Field("", alias="SAFEREQ_LLM_TIMEOUT")
-    llm_deadline: str = Field("", alias="SAFEREQ_LLM_DEADLINE")
-    openai_api_key: str = Field("", alias="OPENAI_API_KEY")
+@dataclass(frozen=True, slots=True)
+class Environment:
+    """Every setting safereq reads from the environment, as text; empty or malformed numbers count as unset.
+
+    A plain dataclass, not a pydantic model: every command reads it at start-up (the misspelt-name check),
+    and importing pydantic costs more than the rest of ``safereq search``'s own start.
+    """
+
+    index: str = _var("SAFEREQ_INDEX")
+    index_deadline: str = _var("SAFEREQ_INDEX_DEADLINE")
+    corpora: str = _var("SAFEREQ_CORPORA")
+    embedder: str = _var("SAFEREQ_EMBEDDER")
+    embed_url: str = _var("SAFEREQ_EMBED_URL")
+    embed_model: str = _var("SAFEREQ_EMBED_MODEL")
+    embed_api_key: str = _var("SAFEREQ_EMBED_API_KEY")
+    embed_dim: str = _var("SAFEREQ_EMBED_DIM")
+    embed_allow_remote: str = _var("SAFEREQ_EMBED_ALLOW_REMOTE")
+    embed_threads: str = _var("SAFEREQ_EMBED_THREADS")
+    embed_max_tokens: str = _var("SAFEREQ_EMBED_MAX_TOKENS")
+    llm_base_url: str = _var("SAFEREQ_LLM_BASE_URL")
+    llm_model: str = _var("SAFEREQ_LLM_MODEL")
+    llm_api_key: str = _var("SAFEREQ_LLM_API_KEY")
+    llm_timeout: str = _var("SAFEREQ_LLM_TIMEOUT")
+    llm_deadline: str = _var("SAFEREQ_LLM_DEADLINE")
+    openai_api_key: str = _var("OPENAI_API_KEY")
 
     @classmethod
     def read(cls, env: Mapping[str, str] | None = None) -> Environment:
         env = os.environ if env is None else env
-        names = {f.alias for f in cls.model_fields.values()}
-        return cls.model_validate({k: v for k, v in env.items() if k in names})
+        return cls(**{f.name: str(env[f.metadata["alias"]]) for f in fields(cls) if f.metadata["alias"] in env})
 
     @classmethod
     def names(cls) -> frozenset[str]:
         """Every ``SAFEREQ_*`` name safereq reads (besides the :data:`PREFIXES` families)."""
-        return frozenset(f.alias for f in cls.model_fields.values() if f.alias and f.alias.startswith("SAFEREQ_")) \
+        return frozenset(f.metadata["alias"] for f in fields(cls) if f.metadata["alias"].startswith("SAFEREQ_")) \
             | READ_ELSEWHERE
 
     # -- typed views ---------------------------------------------------------------------------------------

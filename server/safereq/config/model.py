@@ -131,6 +131,7 @@ class ProjectFile(_Closed):
     llm: LLMConfig = LLMConfig()
     corpora: CorporaSettings = CorporaSettings()
     impact: ImpactSettings = ImpactSettings()
+    cache: str | bool = True  # `safereq check`'s cache folder (relative to this file), or false for none
 
     @field_validator("rules")
     @classmethod

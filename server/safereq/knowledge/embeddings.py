@@ -19,7 +19,6 @@ import os
 import threading
 import urllib.error
 import urllib.parse
-import urllib.request
 from collections import OrderedDict
 from typing import Protocol
 
@@ -210,6 +209,8 @@ class OpenAIEmbedder:
         raise AssertionError("unreachable")
 
     def _post_once(self, texts: list[str]) -> list[list[float]]:
+        import urllib.request  # with http.client and ssl, a tenth of a second every search would pay for
+
         body = json.dumps({"model": self._model, "input": texts, "encoding_format": "float"}).encode()
         headers = {"Content-Type": "application/json"}
         if self._key:

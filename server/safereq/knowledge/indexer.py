@@ -29,9 +29,9 @@ from pathlib import Path
 
 from .config import KnowledgeConfig
 from .embeddings import Embedder, EmbeddingError, make_embedder
-from .ingest import Chunk, IngestError, chunk_source
+from .ingest import Chunk, IngestError
 from .ingest.chunker import CHUNKER_VERSION
-from .ingest.catalogue_chunks import catalogue_chunks
+from .ingest.files import chunk_job, read_bytes
 from .ingest.readers import SUPPORTED_SUFFIXES, source_kind
 from .manifest import load_manifest
 from .paths import SHIPPED_PREFIX, corpora_dir
@@ -195,7 +195,7 @@ class Indexer:
                 report.repaired = f"the index's full-text search was damaged ({health.problem}); built it again"
             else:
                 return health.state == "incomplete"  # resumed: the run builds the full-text index at its end
-        log.warning("%s", report.repaired)
+        log.info("%s", report.repaired)  # the report carries it to the user (a warning would say it twice)
         self.store = Store(index_dir, reader=False)  # a fresh handle: the files changed under the old one
         return True
 
@@ -252,7 +252,7 @@ class Indexer:
         for n, job in enumerate(jobs):
             self._emit("index", n, total, job.path.name)
             try:
-                data = _read_bytes(job.path)
+                data = read_bytes(job.path)
                 digest = hashlib.sha256(data).hexdigest()
                 if not force and known.get(job.source) == (digest, CHUNKER_VERSION):
                     report.skipped.append(job.source)
@@ -265,7 +265,7 @@ class Indexer:
                 elif job.source in known:
                     self.store.delete_sources([job.source])  # the file is empty now
                 else:
-                    report.skipped.append(job.source)  # empty, and nothing of it in the index
+                    report.empty.append(job.source)  # nothing of it in the index, nor to put there
                     continue
             except (IngestError, ValueError) as exc:
                 report.failed.append((job.source, str(exc)))
@@ -364,29 +364,6 @@ def bulk_passage_embedder(embedder: Embedder) -> tuple[Callable[[list[str]], lis
     return embedder.embed_passages, lambda: None, VECTOR_BATCH
 
 
-def chunk_job(job: Job, data: bytes, on_page: Callable[[int, int], None] | None = None) -> tuple[list[Chunk], int]:
-    """The chunks of one job's file and its page count (0 when it has no pages); ``on_page`` see chunk_source."""
-    if job.kind == "catalogue":
-        _meta, chunks = catalogue_chunks(job.path)
-        return chunks, 0
-    parsed = chunk_source(job.path, data, document=job.document, year=job.year, title=job.title,
-                          root_label=job.root_label, on_page=on_page)
-    return parsed.chunks, parsed.pages
-
-
-def _read_bytes(path: Path) -> bytes:
-    from .ingest.readers import MAX_PDF_BYTES, MAX_TEXT_BYTES
-
-    try:
-        size = path.stat().st_size
-        limit = MAX_PDF_BYTES if path.suffix.lower() == ".pdf" else MAX_TEXT_BYTES
-        if size > limit:
-            raise IngestError(f"{path}: {size // 1_000_000} MB is over the {limit // 1_000_000} MB limit; not indexed")
-        return path.read_bytes()
-    except OSError as exc:
-        raise IngestError(f"{path}: cannot read ({exc.strerror or exc})") from None
-
-
 def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document: str | None = None,
                 progress: ProgressCallback | None = None, force: bool = False, rebuild: bool = False,
                 vectors: bool = True,
@@ -401,6 +378,12 @@ def index_paths(config: KnowledgeConfig, paths: Iterable[Path] = (), *, document
         jobs, problems, prune = shipped_jobs(), [], [SHIPPED_PREFIX]
     if not jobs and not problems:
         raise IndexError_("nothing to index: no Markdown, text or PDF files found")
+    if not (force or rebuild or problems):
+        from .freshness import unchanged_report
+
+        fresh = unchanged_report(config, jobs, prune, vectors=vectors, embedder=embedder)
+        if fresh is not None:  # nothing to write: the writer (and LanceDB's import) is not needed
+            return fresh
     indexer = Indexer(config, progress, embedder)
     report = indexer.run(jobs, prune_prefixes=prune, force=force, rebuild=rebuild, vectors=vectors)
     report.failed[:0] = problems

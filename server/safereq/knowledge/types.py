@@ -132,6 +132,7 @@ class IndexReport:
 
     indexed: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)  # files with no text to index (not in the index, not unchanged)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     chunks_written: int = 0

@@ -30,14 +30,15 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from ...workspace import Workspace
 from ...workspace.graph import trace_graph
 from .checker import Checker
-from ..findings import Finding
+from .disk_cache import dataclass_reducers, dumps
+from ..findings import Edit, Finding, Fix, Related
 
 _log = logging.getLogger(__name__)
 
@@ -48,6 +49,16 @@ BATCHES_PER_JOB = 2  # batches per worker core: more overlap better, each costs 
 class Source(Protocol):
     path: str
     text: str
+
+
+# Findings travel (to the parent, to the check cache) rebuilt from their fields: pickle's own way for slotted
+# dataclasses calls dataclasses.fields per object, most of the cost of reading thousands of findings back.
+COMPACT = dataclass_reducers([Finding, Fix, Related, Edit])
+
+
+def dumps_compact(value: Any) -> bytes:
+    """``value`` pickled with findings in the compact form (read back with ``pickle.loads``)."""
+    return dumps(value, COMPACT)
 
 
 def default_jobs() -> int:
@@ -63,30 +74,55 @@ def can_fork() -> bool:
 
 
 def parse_and_check(
-    sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *, min_bytes: int | None = None
+    sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *, min_bytes: int | None = None,
+    known: Mapping[str, list[Finding]] | None = None,
 ) -> list[Finding]:
     """Load ``sources`` into ``ws`` and return ``checker.check(ws)``, using up to ``jobs`` processes when the
-    sources add up to at least ``min_bytes`` (default ``MIN_BYTES``)."""
-    size = sum(len(source.text) for source in sources)
+    sources add up to at least ``min_bytes`` (default ``MIN_BYTES``). ``known`` holds item- and document-scope
+    findings found before (the persistent cache): those documents are parsed but not checked again."""
+    _load(sources, ws, checker, jobs, min_bytes, known or {}, workspace_rules=True)
+    return checker.check(ws)  # reports what the workers found, checks here what a failed worker did not
+
+
+def local_check(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, *,
+                min_bytes: int | None = None) -> dict[str, list[Finding]]:
+    """Load ``sources`` into ``ws`` and return their item- and document-scope findings by path (no
+    workspace-scope rules), on up to ``jobs`` processes as :func:`parse_and_check` does."""
+    _load(sources, ws, checker, jobs, min_bytes, {}, workspace_rules=False)
+    return checker.local_findings(ws, [source.path for source in sources])
+
+
+def _load(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int, min_bytes: int | None,
+          known: Mapping[str, list[Finding]], *, workspace_rules: bool) -> None:
+    """Parse ``sources`` into ``ws`` and have the local findings of each ready in ``checker`` (adopted from
+    ``known`` or from a worker, or left for ``checker`` to find); with ``workspace_rules``, run those too."""
+    size = sum(len(source.text) for source in sources if source.path not in known)
     if jobs <= 1 or len(sources) < 2 or size < (MIN_BYTES if min_bytes is None else min_bytes) or not can_fork():
         for source in sources:
             ws.update(source.path, source.text)
-        return checker.check(ws)
+            if source.path in known:
+                checker.adopt_local(ws.documents[source.path], known[source.path])
+        return
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    scorer = _fork(context, _score, duplex=True) if "trace/dangling-link" in checker.severities else None
+    scorer = (_fork(context, _score, duplex=True)
+              if workspace_rules and "trace/dangling-link" in checker.severities else None)
     workers: list[tuple[Any, Connection]] = []
     try:
         for batch in _batches(sources, min(len(sources), jobs * BATCHES_PER_JOB)):
             for source in batch:
                 ws.update(source.path, source.text)
-            worker = _fork(context, _work, checker, ws, sorted({source.path for source in batch}))
+                if source.path in known:
+                    checker.adopt_local(ws.documents[source.path], known[source.path])
+            todo = sorted({source.path for source in batch if source.path not in known})
+            worker = _fork(context, _work, checker, ws, todo) if todo else None
             if worker is not None:
                 workers.append(worker)
         if scorer is not None:
             _use_scorer(scorer, ws, checker)
-        checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
+        if workspace_rules:
+            checker.check(ws, paths=())  # the workspace-scope rules, while the last workers run
         for proc, receive in workers:
             result = _receive(receive)
             proc.join()
@@ -103,7 +139,6 @@ def parse_and_check(
         if scorer is not None:
             scorer[0].kill()
         raise
-    return checker.check(ws)  # reports what the workers found, checks here what a failed worker did not
 
 
 def _batches(sources: Sequence[Source], count: int) -> list[list[Source]]:
@@ -143,7 +178,7 @@ def _work(checker: Checker, ws: Workspace, paths: list[str], send: Connection) -
     """
     try:
         found = checker.local_findings(ws, paths)
-        send.send((found, checker.failures))
+        send.send_bytes(dumps_compact((found, checker.failures)))
         send.close()
     except BaseException:  # noqa: BLE001 - the parent reports the failure and redoes the work
         os._exit(70)
@@ -190,9 +225,11 @@ def _use_scorer(scorer: tuple[Any, Connection], ws: Workspace, checker: Checker)
 
 
 def _receive(receive: Connection) -> tuple[dict[str, list[Finding]], dict[str, str]] | None:
+    import pickle
+
     try:
-        return receive.recv()
-    except (EOFError, OSError):
+        return pickle.loads(receive.recv_bytes())
+    except (EOFError, OSError, pickle.UnpicklingError):
         return None
     finally:
         receive.close()
