@@ -68,8 +68,14 @@ def test_a_reference_report_is_offered_only_when_about_the_item_and_labelled():
     assert not [s for s in _cites(unrelated, "PRC-2") if s.target.startswith("DOT HS")]
 
 
+def test_the_catalogue_file_of_a_document_is_found():
+    assert set(clause_topics._confirmed("ISO 26262-8")) >= {"7", "11"}
+    assert set(clause_topics._confirmed("ISO/PAS 8800"))
+    assert clause_topics._confirmed("NO SUCH DOC") == {}
+
+
 def test_an_unconfirmed_catalogue_entry_says_so(monkeypatch):
-    monkeypatch.setattr(clause_topics, "_confirmed", lambda: {("ISO 26262-8", "7"): False, ("ISO 26262-8", "11"): True})
+    monkeypatch.setattr(clause_topics, "_confirmed", lambda doc: {"7": False, "11": True} if doc == "ISO 26262-8" else {})
     first = _cites(catalogue_source(), "PRC-1")[0]
     assert "not confirmed" in first.reason
     tools = _cites(catalogue_source(), "PRC-2")[0]

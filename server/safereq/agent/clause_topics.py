@@ -52,13 +52,14 @@ class TopicClause:
 
 def topic_clauses(ctx: ItemContext) -> list[TopicClause]:
     """The clauses that govern the item's kind and its activities, strongest first (data: rules/)."""
-    mine = set(terms(f"{ctx.title} {ctx.statement}"))
+    seq = terms(f"{ctx.title} {ctx.statement}")
+    mine = {tuple(seq[i:i + n]) for n in (1, 2, 3, 4) for i in range(len(seq) - n + 1)}
     out: list[TopicClause] = []
     for i, raw in enumerate(load_rules_yaml("links.yaml")["kind_clauses"].get(kind_prefix(ctx.id), [])):
         doc, clause = raw.rsplit(" ", 1)
         out.append(TopicClause(doc, clause, f"where a {kind_prefix(ctx.id)} is specified", 1.0 - 0.05 * i))
     for name, keys, refs in _topics():
-        hits = [k for k in keys if all(w in mine for w in k)]
+        hits = [k for k in keys if tuple(k) in mine]
         if not hits:
             continue
         strength = min(0.95, 0.5 + 0.15 * len(hits) + 0.05 * max(len(k) for k in hits))
@@ -82,24 +83,21 @@ def reference_label(document: str) -> str:
 
 
 @cache
-def _confirmed() -> dict[tuple[str, str], bool]:
-    """(document, clause) -> whether the shipped catalogue marks the entry confirmed for its edition."""
+def _confirmed(document: str) -> dict[str, bool]:
+    """clause -> whether the shipped catalogue marks the entry confirmed for its edition (one file, read once:
+    `ISO 26262-8` is catalogue/iso-26262-8.yaml)."""
     import yaml
 
-    out: dict[tuple[str, str], bool] = {}
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    for path in sorted((corpora_dir() / "catalogue").glob("*.yaml")):
-        try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)
-        except (OSError, yaml.YAMLError):
-            continue
-        for entry in (data or {}).get("clauses", []) or []:
-            out[(str(data.get("document", "")), str(entry.get("clause", "")))] = entry.get("confirmed") is True
-    return out
+    path = corpora_dir() / "catalogue" / (document.lower().replace("/", "-").replace(" ", "-") + ".yaml")
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+    except (OSError, yaml.YAMLError):
+        return {}
+    return {str(e.get("clause", "")): e.get("confirmed") is True for e in (data or {}).get("clauses", []) or []}
 
 
 def confirmed(document: str, clause: str) -> bool:
-    return _confirmed().get((document, clause), False)
+    return _confirmed(document).get(clause, False)
 
 
 def rank_clauses(ctx: ItemContext, state: LoopState, limit: int = 5) -> list[tuple[Evidence, str, float]]:

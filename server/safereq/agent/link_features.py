@@ -31,7 +31,7 @@ from .knowledge import tokens
 
 Relation = Literal["parent", "child"]
 _K1, _B = 1.2, 0.75
-FEATURES = ("text", "absolute", "reverse", "siblings", "coparents", "document", "chain", "element", "asil",
+FEATURES = ("text", "absolute", "cosine", "reverse", "siblings", "coparents", "document", "chain", "element", "asil",
             "fanout", "meaning")
 
 
@@ -68,6 +68,23 @@ class Bm25:
         for key, c in self.counts.items():
             for t, tf in c.items():
                 self._postings.setdefault(t, []).append((key, tf))
+        self._length = {key: math.sqrt(sum(self._weight(t, tf) ** 2 for t, tf in c.items())) or 1.0
+                        for key, c in self.counts.items()}
+
+    def _weight(self, term: str, tf: int) -> float:
+        return (1.0 + math.log(tf)) * self.idf.get(term, 0.0)
+
+    def cosine_all(self, key: str) -> dict[str, float]:
+        """TF-IDF cosine of text ``key`` with every text sharing a term: symmetric and length-normalised,
+        so a long candidate does not win by length and the value means the same in any workspace."""
+        mine = self.counts.get(key, Counter())
+        out: dict[str, float] = {}
+        for t, tf in mine.items():
+            w = self._weight(t, tf)
+            for other, otf in self._postings.get(t, ()):
+                out[other] = out.get(other, 0.0) + w * self._weight(t, otf)
+        norm = self._length.get(key, 1.0)
+        return {other: v / (norm * self._length[other]) for other, v in out.items()}
 
     def score_all(self, query: Iterable[str]) -> dict[str, float]:
         """BM25 of ``query`` against every text that shares a term with it."""
@@ -227,6 +244,7 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
     mine = bm25.terms.get(me.id, [])
     own = bm25.score(mine, me.id) or 1.0
     from_me = bm25.score_all(mine)
+    cosine = bm25.cosine_all(me.id)
     text = {it.id: from_me.get(it.id, 0.0) for it in pool}
     best_text = max(text.values(), default=0.0) or 1.0
     reverse = {}
@@ -281,6 +299,7 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
         f = {
             "text": text[it.id] / best_text,
             "absolute": min(1.0, text[it.id] / own),
+            "cosine": cosine.get(it.id, 0.0),
             "reverse": reverse[it.id] / best_reverse,
             "siblings": min(1.0, sib_score),
             "coparents": co_score,

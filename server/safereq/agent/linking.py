@@ -362,7 +362,7 @@ def _reason(view: WorkspaceView, relation: Relation, c: Candidate, cands: Sequen
     if words:
         shown = [bm25.surface(ctx.id, t, texts[ctx.id]) for t in words]
         why.append(f"both name {', '.join(shown)}" + ("" if len(cands) < 3 else
-                                                       f" (shared by {max(common[t] for t in words)} of {len(cands)} candidates at most)"))
+                                                       f" (at most {max(common[t] for t in words)} of the {len(cands)} candidates share one)"))
     if c.sibling and c.f["siblings"] >= 0.5:
         why.append(f"{c.sibling} resembles this item and is already " +
                    (f"derived from {c.item.id}" if relation == "parent" else f"derived from {ctx.id}"))
