@@ -32,7 +32,7 @@ from .knowledge import tokens
 Relation = Literal["parent", "child"]
 _K1, _B = 1.2, 0.75
 FEATURES = ("text", "absolute", "cosine", "reverse", "siblings", "coparents", "document", "chain", "element", "asil",
-            "fanout", "meaning")
+            "fanout", "meaning", "likeness")
 
 
 @cache
@@ -230,9 +230,11 @@ def asil_fits(upper: ItemSummary, lower: ItemSummary) -> tuple[bool, str]:
 
 
 def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSummary],
-                  priors: Mapping[str, float], meaning: Mapping[str, float] | None = None) -> list[Candidate]:
+                  priors: Mapping[str, float], meaning: Mapping[str, float] | None = None,
+                  likeness: Mapping[str, float] | None = None) -> list[Candidate]:
     """The signals of every candidate in ``pool`` (the items the derivation chain allows, with the chain's
-    prior per candidate ID); ``meaning`` holds 0..1 embedding evidence where words cannot meet."""
+    prior per candidate ID); ``meaning`` holds 0..1 embedding evidence where words cannot meet, ``likeness``
+    the same within one language (small pools only)."""
     ctx = view.item
     assert ctx is not None
     me = ItemSummary(ctx.id, ctx.kind, ctx.category, ctx.title, ctx.statement, ctx.asil, ctx.path,
@@ -309,6 +311,7 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
             "asil": 0.0 if fits else 1.0,
             "fanout": math.log1p(fan[it.id]) / best_fan if best_fan > 0 else 0.0,
             "meaning": (meaning or {}).get(it.id, 0.0),
+            "likeness": (likeness or {}).get(it.id, 0.0),
         }
         out.append(Candidate(it, f, priors.get(it.id, 0.0), sib_id if sib_score > 0 else "",
                              co_id if co_score > 0 else "", it.path == me.path))

@@ -246,21 +246,26 @@ class Scored:
     reason: str
 
 
-def _meaning(view: WorkspaceView, pool: Sequence[ItemSummary], texts: dict[str, str]) -> dict[str, float]:
-    """Embedding evidence (0..1) for the candidates written in another script than the item, where no word can
-    meet: a cosine above the pool's median, over `meaning_spread`. Others get none (their words speak)."""
+def _meaning(view: WorkspaceView, pool: Sequence[ItemSummary], texts: dict[str, str]) -> tuple[dict[str, float], dict[str, float]]:
+    """Embedding evidence (0..1: a cosine above the pool's median, over `meaning_spread`) as two signals:
+    for candidates written in another script than the item, where no word can meet; and for a pool small
+    enough to embed at once (`meaning_pool`; vectors are cached, so only new or changed items cost), for
+    the candidates in the item's own language."""
     ctx = view.item
     assert ctx is not None
     mine_zh = is_zh(texts[ctx.id])
-    across = [it for it in pool if is_zh(texts[it.id]) != mine_zh]
-    if not across:
-        return {}
+    across = {it.id for it in pool if is_zh(texts[it.id]) != mine_zh}
+    small = len(pool) <= int(link_rules()["meaning_pool"])
+    if not across and not small:
+        return {}, {}
     raw = meaning_similarity(texts[ctx.id], {it.id: texts[it.id] for it in pool})
     values = sorted(raw.values())
     if len(values) < 2:
-        return {}
+        return {}, {}
     middle, spread = values[len(values) // 2], float(link_rules()["meaning_spread"])
-    return {it.id: min(1.0, max(0.0, (raw[it.id] - middle) / spread)) for it in across if it.id in raw}
+    scaled = {k: min(1.0, max(0.0, (v - middle) / spread)) for k, v in raw.items()}
+    return ({k: v for k, v in scaled.items() if k in across},
+            {k: v for k, v in scaled.items() if k not in across} if small else {})
 
 
 def candidates(view: WorkspaceView, relation: Relation) -> list[Candidate]:
@@ -287,7 +292,8 @@ def candidates(view: WorkspaceView, relation: Relation) -> list[Candidate]:
         upper, lower = (it, me) if relation == "parent" else (me, it)
         priors[it.id] = chain.prior(kind_prefix(upper.id), kind_prefix(lower.id)) or 0.0
     _, texts = workspace_index(view)
-    return link_features(view, relation, pool, priors, _meaning(view, pool, texts))
+    across, within = _meaning(view, pool, texts)
+    return link_features(view, relation, pool, priors, across, within)
 
 
 @dataclass(frozen=True, slots=True)
