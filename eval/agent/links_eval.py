@@ -464,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-prev", action="store_true", help="leave the previous version out (faster)")
     ap.add_argument("--fit", action="store_true", help="print weights and thresholds fitted on all sets")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--out", help="also write the report as JSON to this file")
     ap.add_argument("--no-clauses", dest="clauses", action="store_false", help="leave the clause recall out")
     ap.add_argument("--previous-worker", help=argparse.SUPPRESS)
     ap.add_argument("--every", type=int, default=1, help=argparse.SUPPRESS)
@@ -499,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
                  "bm25-own F1 best": best_f1(m["f1"], text_only(m["f1"])),
                  "F1 fit": f1(m["f1"], predicted(m["f1"], f1_scores, *th)),
                  "F1 best": best_f1(m["f1"], f1_scores), "bm25 F1 best": bm25_best_f1(m["bm25_f1"]),
+                 "F1 shipped": f1(m["f1"], predicted(m["f1"], m["f1"].rows @ weights_vector(shipped.weights),
+                                                     shipped.min_score, shipped.relative, shipped.min_evidence)),
                  "weights": {k: v for k, v in w.items() if v}, "thresholds": th,
                  "tops": f"{m['tops_offered']} of {m['tops_asked']}", "seconds": m["seconds"]}
         if not args.no_prev:
@@ -517,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         report["clauses"] = clauses_eval()
     else:
         report["missing"].append("taktflow-clauses: convert it first (eval/agent/link_sets.py all)")
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2, default=str))
         return 0

@@ -3,11 +3,13 @@
 A safety engineer looking for an FSR's parent looks one level up the derivation chain (hazard → safety goal →
 FSR → TSR → HW/SW requirement, or whatever kinds the project's own links connect), at items that talk about
 the same rare things (a signal, an element, a failure), at goals whose existing FSRs resemble this one, at the
-element both are allocated to, and at whether the ASILs fit. :func:`rank_links` scores every allowed candidate
-on those signals (weights and levels are data: rules/links.yaml), abstains when nothing is convincing, and
-says per suggestion what distinguishes it. Words are compared with BM25 over the workspace's items; where
-words cannot meet (a Chinese child, an English parent) the bundled multilingual embeddings compare meaning,
-loaded only then.
+goals the FSR already derives from, at the documents this document derives from, and at whether the ASILs
+fit. :func:`candidates` keeps what the chain allows (no parent for the head of a chain, no sibling unless the
+project links inside that document) and measures the signals (agent/link_features.py); :func:`rank_links`
+weighs them (rules/links.yaml `ranking`, fitted on public trace sets by eval/agent/links_eval.py), abstains
+when nothing is convincing, and says per suggestion what sets it apart from the other candidates. The bundled
+multilingual embeddings compare meaning where words cannot meet (a Chinese child, an English parent) and for
+small pools. The clauses to cite come from agent/clause_topics.py.
 
 The offline composer and the LLM variant share :func:`link_candidates`, so neither can offer the item itself,
 an item already linked the other way, a descendant as parent, or a sibling unless the kinds allow it.
