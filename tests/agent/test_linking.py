@@ -208,6 +208,17 @@ def test_one_kind_in_two_documents_the_parent_comes_from_the_other_document():
     assert rank_links(_view(ws, "REQ-H1"), "parent", limit=None, abstain=False) == []  # heads the chain
 
 
+def test_a_sibling_in_the_own_document_only_when_the_project_links_inside_it_and_it_beats_the_rest():
+    inside = LOW.replace("- Derived from: REQ-H2\n", "- Derived from: REQ-H2, REQ-L1\n")  # one link inside low
+    ws = _ws(high=HIGH, low=inside)
+    ranked = rank_links(_view(ws, "REQ-L3"), "parent", limit=None, abstain=False)
+    assert "REQ-L2" in {s.item.id for s in ranked}  # a candidate now
+    kept = rank_links(_view(ws, "REQ-L3"), "parent")
+    best_elsewhere = max(s.score for s in ranked if s.item.id.startswith("REQ-H"))
+    for s in kept:
+        assert s.item.id.startswith("REQ-H") or s.score > best_elsewhere
+
+
 STEERING = """\
 # Goals
 

@@ -351,7 +351,10 @@ def rank_links(view: WorkspaceView, relation: Relation, limit: int | None = 5,
     ranked = order(cands, policy)
     chosen = keep(ranked, policy, limit) if abstain else (ranked if limit is None else ranked[:limit])
     bm25, texts = workspace_index(view)
-    return [Scored(c.item, round(max(0.0, min(1.0, s)), 3), _reason(view, relation, c, cands, bm25, texts))
+    # Shown as a share of the most a candidate could score (every signal at 1), so scores differ between
+    # candidates and mean the same in any workspace.
+    most = sum(w for name, w in policy.weights.items() if w > 0 and name != "asil") or 1.0
+    return [Scored(c.item, round(max(0.0, min(1.0, s / most)), 3), _reason(view, relation, c, cands, bm25, texts))
             for c, s in chosen]
 
 
