@@ -11,14 +11,24 @@ Each converter reads a source from a path and writes a workspace (one Markdown f
   easyclinic  EasyClinic (English), from the CoEST TraceLab benchmark datasets: use cases (UC) and the
               interaction diagrams (IDG) and test cases (TST) its developers traced them to. Read from a
               snapshot of github.com/CoEST/TraceLab; the workspace goes to eval/.data/ (not committed).
-  dronology   the early Dronology prototype's artefact workbook (github.com/JaneClelandHuang/Dronology,
+  dronology-fmeca  the early Dronology prototype's artefact workbook (github.com/JaneClelandHuang/Dronology,
               Artifacts_Version07.xlsx): FMECA failure modes (FM, declared as hazards) and the requirements
               (DR) its authors linked to them. Workspace to eval/.data/.
+  cm1, gannt, modis, warc, dronology, cchit
+              the requirement-to-requirement sets of the CoEST collection as the REFSQ 2025 replication package
+              of Hey et al., "Requirements Traceability Link Recovery via Retrieval-Augmented Generation"
+              (github.com/ArDoCo/ReplicationPackage-REFSQ25_Requirements-TLR-via-RAG, datasets/req2req/<set>)
+              ships them: high-level requirements (parents) and the low-level requirements or design items
+              (children) their authors traced to them. Every item is one kind, ``REQ``, in two documents
+              (high-level.md, low-level.md), as in a project that names all its requirements alike: the
+              ranking has to find the parent document from the workspace's links, not from the kind.
 
 Usage:
     python eval/agent/link_sets.py nhtsa [--out eval/data/nhtsa-alc]
     python eval/agent/link_sets.py easyclinic --snapshot /work/.mirror/CoEST+TraceLab/repo
-    python eval/agent/link_sets.py dronology --snapshot /work/.mirror/JaneClelandHuang+Dronology/repo
+    python eval/agent/link_sets.py dronology-fmeca --snapshot /work/.mirror/JaneClelandHuang+Dronology/repo
+    python eval/agent/link_sets.py cm1 --snapshot /work/.mirror/ArDoCo+ReplicationPackage-REFSQ25_Requirements-TLR-via-RAG/repo
+    python eval/agent/link_sets.py all    (every set whose snapshot is in /work/.mirror; others are listed as missing)
 
 A snapshot is a git directory (as the mirror keeps them: no work tree) or a checkout.
 """
@@ -26,6 +36,7 @@ A snapshot is a git directory (as the mirror keeps them: no work tree) or a chec
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -217,29 +228,161 @@ def dronology(snapshot: Path) -> dict[str, tuple[str, list[Req]]]:
     return {"fmeca": ("FMECA failure modes", modes), "requirements": ("Requirements", reqs)}
 
 
+# -- CoEST requirement-to-requirement sets (REFSQ 2025 replication package) -------------------------------
+REQ2REQ = {"cm1": "CM1-NASA", "gannt": "GANNT", "modis": "ModisDataset", "warc": "WARC", "dronology": "dronology",
+           "cchit": "CCHIT"}
+
+
+def _decode(raw: bytes) -> str:
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return raw.decode("utf-16")
+    for enc in ("utf-8-sig", "cp1252"):
+        try:
+            return raw.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return raw.decode("latin-1")
+
+
+def _safe_id(raw: str) -> str:
+    """A safereq ID for an artefact name (``SRS5.12.2.1`` -> ``REQ-SRS5.12.2.1``, ``d1_1`` -> ``REQ-D1_1``)."""
+    stem = re.sub(r"\.txt$", "", raw.strip(), flags=re.I)
+    return "REQ-" + re.sub(r"[^A-Z0-9._-]+", "-", stem.upper()).strip("-._")
+
+
+def _list_dir(snapshot: Path, path: str) -> list[str]:
+    direct = snapshot / path
+    if direct.is_dir():
+        return sorted(p.name for p in direct.iterdir() if p.is_file())
+    out = subprocess.run(["git", "--git-dir", str(snapshot), "ls-tree", "--name-only", f"HEAD:{path}"], check=True,
+                         capture_output=True, text=True).stdout
+    return sorted(line for line in out.splitlines() if line)
+
+
+def req2req(snapshot: Path, name: str) -> dict[str, tuple[str, list[Req]]]:
+    """high/ and low/ (one artefact per file, a first line as title where the set has one) and answer.csv
+    (high,low per line) of one set of the replication package."""
+    base = f"datasets/req2req/{REQ2REQ[name]}"
+    parents: dict[str, list[str]] = {}
+    for line in _decode(_git_file(snapshot, f"{base}/answer.csv")).splitlines()[1:]:
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) >= 2 and cells[0] and cells[1]:
+            parents.setdefault(_safe_id(cells[1]), []).append(_safe_id(cells[0]))
+
+    def read(folder: str, links: bool) -> list[Req]:
+        out = []
+        for file in _list_dir(snapshot, f"{base}/{folder}"):
+            text = _decode(_git_file(snapshot, f"{base}/{folder}/{file}")).strip()
+            if not text:
+                continue
+            head, _, rest = text.partition("\n")
+            title, body = (head.strip(), rest.strip()) if rest.strip() and len(head) < 90 else ("", text)
+            body = re.sub(r"\s+", " ", body)
+            rid = _safe_id(file)
+            out.append(Req(rid, _title(title or body), body, parents.get(rid, []) if links else []))
+        return out
+
+    high = read("high", False)
+    return {"high-level": ("High-level requirements", high),
+            "low-level": ("Low-level requirements", read("low", True))}
+
+
+# -- process statements traced to ISO 26262 clauses (Taktflow zonal vehicle platform) ----------------------
+_CITE = re.compile(r"\s*\(?(?:[Pp]er|according to|in accordance with|as required by)?\s*ISO 26262-(\d+)(?::2018)?,?\s*"
+                   r"(?:Clause|Section|§)?\s*(\d+)((?:\.\d+)*)\)?")
+# The authors cite some clauses by the 2011 edition's numbers: part 3's clause 7 (HARA) and 8 (functional
+# safety concept) are clauses 6 and 7 in 2018, part 4's clause 7 (the hardware-software interface, then part
+# of system design) and 9 (safety validation) are clauses 6 and 8. Citations that fit neither edition's clause
+# on the topic the paragraph is about (a DIA under part 8 clause 12, the safety case under part 2 clause 7)
+# are left out rather than corrected by us.
+_EDITION_2011 = {("3", "7"): "6", ("3", "8"): "7", ("4", "7"): "6", ("4", "9"): "8"}
+_NOT_2018 = {("8", "12", "dia"), ("8", "12", "development interface"), ("2", "7", "safety case"),
+             ("2", "7", "structured argument")}
+
+
+def taktflow_clauses(snapshot: Path) -> tuple[dict[str, tuple[str, list[Req]]], dict[str, list[str]]]:
+    """Paragraphs of the Taktflow safety and process documents that cite an ISO 26262 clause for what they
+    describe, the citation removed from the text; gold: that part and top-level clause, 2018 numbering."""
+    files = [f for f in _list_dir_recursive(snapshot, "docs") if f.endswith(".md")]
+    reqs, gold, seen = [], {}, set()
+    for path in files:
+        for para in _decode(_git_file(snapshot, path)).split("\n"):
+            line = para.strip()
+            if not line or line.startswith(("|", "#", "<!--", ">")) or "HITL Review" in line or '"' in line:
+                continue
+            cites = list(_CITE.finditer(line))
+            if not cites or re.search(r"Table \d", line):
+                continue
+            part, top = cites[0].group(1), cites[0].group(2)
+            low = line.lower()
+            if any(p == part and c == top and w in low for p, c, w in _NOT_2018):
+                continue
+            top = _EDITION_2011.get((part, top), top)
+            text = re.sub(r"\s+", " ", _CITE.sub(" ", line)).replace(" ,", ",").replace(" .", ".").strip(" :,*-")
+            text = re.sub(r"^\d+\.\s*", "", re.sub(r"\*\*", "", text))
+            if len(text.split()) < 8 or text in seen:
+                continue
+            seen.add(text)
+            rid = f"REQ-{len(reqs) + 1}"
+            reqs.append(Req(rid, _title(text), text))
+            gold[rid] = [f"ISO 26262-{part} {top}"]
+    return {"process": ("Process and safety-activity statements (Taktflow docs)", reqs)}, gold
+
+
+def _list_dir_recursive(snapshot: Path, path: str) -> list[str]:
+    out = subprocess.run(["git", "--git-dir", str(snapshot), "ls-tree", "-r", "--name-only", "HEAD", path],
+                         check=True, capture_output=True, text=True).stdout
+    return sorted(line for line in out.splitlines() if line)
+
+
 SETS = {
     "nhtsa": (lambda a: nhtsa(Path(a.report)), {"ASR": "safety-requirement"},
               "NHTSA DOT HS 812 573 (public domain)", ROOT / "eval" / "data" / "nhtsa-alc"),
     "easyclinic": (lambda a: easyclinic(Path(a.snapshot)), {"UC": "requirement", "IDG": "requirement", "TST": "requirement"},
                    "EasyClinic (CoEST TraceLab benchmark datasets)", DATA / "easyclinic"),
-    "dronology": (lambda a: dronology(Path(a.snapshot)), {"FM": "hazard", "DR": "requirement"},
-                  "Dronology prototype artefacts (JaneClelandHuang/Dronology)", DATA / "dronology"),
+    "dronology-fmeca": (lambda a: dronology(Path(a.snapshot)), {"FM": "hazard", "DR": "requirement"},
+                        "Dronology prototype artefacts (JaneClelandHuang/Dronology)", DATA / "dronology-fmeca"),
+    **{name: ((lambda a, name=name: req2req(Path(a.snapshot), name)), {"REQ": "requirement"},
+              f"CoEST {folder} (ArDoCo REFSQ 2025 replication package, datasets/req2req/{folder})", DATA / name)
+       for name, folder in REQ2REQ.items()},
+    "taktflow-clauses": (lambda a: taktflow_clauses(Path(a.snapshot)), {"REQ": "requirement"},
+                         "Taktflow zonal vehicle platform docs (nhuvaoanh123/taktflow-embedded)",
+                         DATA / "taktflow-clauses"),
 }
+MIRROR = Path("/work/.mirror")
+SNAPSHOTS = {"easyclinic": MIRROR / "CoEST+TraceLab" / "repo",
+             "dronology-fmeca": MIRROR / "JaneClelandHuang+Dronology" / "repo",
+             **{name: MIRROR / "ArDoCo+ReplicationPackage-REFSQ25_Requirements-TLR-via-RAG" / "repo"
+                for name in REQ2REQ},
+             "taktflow-clauses": MIRROR / "nhuvaoanh123+taktflow-embedded" / "repo"}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("set", choices=sorted(SETS))
+    ap.add_argument("set", choices=sorted(SETS) + ["all"])
     ap.add_argument("--snapshot", help="git directory or checkout of the source repository")
     ap.add_argument("--report", default=str(ROOT / "corpora" / "nhtsa-dot-hs-812-573-alc" / "alc_report.txt"))
     ap.add_argument("--out", help="workspace directory to write")
     args = ap.parse_args(argv)
+    if args.set == "all":
+        for name in SETS:
+            snap = SNAPSHOTS.get(name)
+            if snap is not None and not snap.exists():
+                print(f"{name}: missing snapshot {snap}")
+                continue
+            main([name, *(["--snapshot", str(snap)] if snap else [])])
+        return 0
     convert, kinds, source, default_out = SETS[args.set]
     if args.set != "nhtsa" and not args.snapshot:
         ap.error(f"{args.set} needs --snapshot")
     docs = convert(args)
+    gold = None
+    if isinstance(docs, tuple):  # a clause set: its gold clauses go beside the workspace
+        docs, gold = docs
     out = Path(args.out) if args.out else default_out
     write_workspace(out, docs, kinds, source)
+    if gold is not None:
+        (out / "gold-clauses.json").write_text(json.dumps(gold, indent=1), encoding="utf-8")
     links = sum(len(r.parents) for _, reqs in docs.values() for r in reqs)
     print(f"{args.set}: {sum(len(r) for _, r in docs.values())} items, {links} links -> {out}")
     return 0

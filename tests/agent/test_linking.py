@@ -1,4 +1,5 @@
-"""Trace-link ranking (agent/linking.py): the derivation chain, abstention, reasons, declared kinds, and a
+"""Trace-link ranking (agent/linking.py, agent/link_features.py): the derivation chain, the head of a chain,
+siblings, the item's remaining parents, abstention, reasons that set a candidate apart, declared kinds, and a
 Chinese child finding its English parent through the multilingual embeddings."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ import pytest
 
 from safereq.agent.context import workspace_view
 from safereq.agent import linking
-from safereq.agent.linking import Bm25, link_candidates, meaning_similarity, rank_links
+from safereq.agent.link_features import Bm25, terms
+from safereq.agent.linking import link_candidates, meaning_similarity, rank_links
 from safereq.model.vocabulary import load_vocabulary
 from safereq.workspace import Workspace
 
@@ -91,8 +93,13 @@ def ws() -> Workspace:
 def test_the_likely_parent_comes_first_with_a_reason_naming_what_distinguishes_it(ws):
     [best, *_] = rank_links(_view(ws, "FSR-3"), "parent")
     assert best.item.id == "SG-1"
-    assert "resembles FSR-1, already derived from it" in best.reason and "SG → FSR" in best.reason
-    assert "item" not in best.reason  # every goal says "the item": not a reason
+    assert best.reason.startswith("both name steering")
+    assert "the item" not in best.reason.replace("this item", "")  # every goal says "the item": not a reason
+
+
+def test_reasons_differ_between_candidates(ws):
+    ranked = rank_links(_view(ws, "FSR-3"), "parent", limit=None, abstain=False)
+    assert len(ranked) == 3 and len({s.reason for s in ranked}) == 3
 
 
 def test_never_the_item_itself_nor_one_item_as_both_parent_and_child(ws):
@@ -154,8 +161,106 @@ def test_kinds_a_project_declares_get_parents_from_the_links_it_already_has():
         """))
     parents = rank_links(_view(ws, "CMP-2"), "parent")
     assert [p.item.id for p in parents][:1] == ["SYS-2"]
-    assert "SYS → CMP is how this workspace derives (1 links)" in parents[0].reason
+    assert "separation" in parents[0].reason
     assert not rank_links(_view(ws, "SYS-2"), "parent", limit=None, abstain=False)  # CMP never leads SYS
+
+
+def test_no_parent_for_an_item_at_the_top_of_its_chain(ws):
+    # Goals are only ever parents here (no hazards are items): asking for a goal's parents gives none.
+    assert rank_links(_view(ws, "SG-3"), "parent", limit=None, abstain=False) == []
+
+
+HIGH = """\
+# High-level requirements
+
+## REQ-H1: Record the flight log
+The ground station shall record the flight log of every drone.
+
+## REQ-H2: Keep separation between drones
+The ground station shall keep a separation of 3 m between drones.
+"""
+
+LOW = """\
+# Low-level requirements
+
+## REQ-L1: Write log records
+The logger shall write one flight log record per second for every drone.
+
+- Derived from: REQ-H1
+
+## REQ-L2: Compute the separation of drone pairs
+The planner shall compute the separation between every pair of drones and flag pairs closer than 3 m.
+
+- Derived from: REQ-H2
+
+## REQ-L3: Flag close drone pairs
+The planner shall flag every pair of drones whose separation is below 3 m.
+"""
+
+
+def test_one_kind_in_two_documents_the_parent_comes_from_the_other_document():
+    # Every item is a REQ: the project links the low-level document to the high-level one, never inside it,
+    # so REQ-L2 (same words, same document) is no candidate and the high-level requirement is offered.
+    ws = _ws(high=HIGH, low=LOW)
+    ranked = rank_links(_view(ws, "REQ-L3"), "parent", limit=None, abstain=False)
+    assert ranked and ranked[0].item.id == "REQ-H2"
+    assert not {s.item.id for s in ranked} & {"REQ-L1", "REQ-L2"}
+    assert rank_links(_view(ws, "REQ-H1"), "parent", limit=None, abstain=False) == []  # heads the chain
+
+
+def test_a_sibling_in_the_own_document_only_when_the_project_links_inside_it_and_it_beats_the_rest():
+    inside = LOW.replace("- Derived from: REQ-H2\n", "- Derived from: REQ-H2, REQ-L1\n")  # one link inside low
+    ws = _ws(high=HIGH, low=inside)
+    ranked = rank_links(_view(ws, "REQ-L3"), "parent", limit=None, abstain=False)
+    assert "REQ-L2" in {s.item.id for s in ranked}  # a candidate now
+    kept = rank_links(_view(ws, "REQ-L3"), "parent")
+    best_elsewhere = max(s.score for s in ranked if s.item.id.startswith("REQ-H"))
+    for s in kept:
+        assert s.item.id.startswith("REQ-H") or s.score > best_elsewhere
+
+
+STEERING = """\
+# Goals
+
+## SG-1: Avoid unintended steering torque
+The item shall not apply unintended steering torque.
+
+## SG-2: Avoid unintended braking
+The item shall not apply the brakes without a driver request.
+
+## SG-3: Avoid a loss of steering assistance
+The item shall not lose steering assistance while the vehicle moves.
+
+## SG-4: Avoid a steering lock
+The item shall not lock the steering column while the vehicle moves.
+"""
+
+STEERING_FSR = """\
+# FSC
+
+## FSR-1: Monitor the assist motor
+The motor controller shall monitor the assist motor current and switch to a safe state on a fault.
+
+- Derived from: SG-1, SG-3
+
+## FSR-2: Check the brake valve
+The brake controller shall check the brake valve position.
+
+- Derived from: SG-2
+
+## FSR-3: Check the column lock
+The column controller shall check the column lock position.
+
+- Derived from: SG-4
+"""
+
+
+def test_the_items_remaining_parents_count_as_evidence():
+    # FSR-1 shares no word with the goals that tells them apart, but it already derives from two steering
+    # goals: the third steering goal is a better guess than the braking one.
+    ws = _ws(goals=STEERING, fsc=STEERING_FSR)
+    ranked = [s.item.id for s in rank_links(_view(ws, "FSR-1"), "parent", limit=None, abstain=False)]
+    assert ranked.index("SG-4") < ranked.index("SG-2")
 
 
 def test_a_higher_asil_child_ranks_a_lower_asil_parent_down(ws):
@@ -165,8 +270,10 @@ def test_a_higher_asil_child_ranks_a_lower_asil_parent_down(ws):
 
 def test_bm25_weights_rare_words_above_common_ones():
     bm25 = Bm25({"a": "torque torque request", "b": "request request", "c": "request torque", "q": "torque request"})
-    assert bm25.idf["torque"] > bm25.idf["request"]
-    assert bm25.score(["torque"], "a") > bm25.score(["torque"], "c") > 0
+    [torque], [request] = terms("torque"), terms("requests")  # stemmed: "requests" meets "request"
+    assert bm25.idf[torque] > bm25.idf[request]
+    assert bm25.score([torque], "a") > bm25.score([torque], "c") > 0
+    assert bm25.score_all([torque]) == {k: bm25.score([torque], k) for k in ("a", "c", "q")}
 
 
 def test_a_chinese_child_finds_its_english_parent():

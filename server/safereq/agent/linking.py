@@ -3,11 +3,13 @@
 A safety engineer looking for an FSR's parent looks one level up the derivation chain (hazard → safety goal →
 FSR → TSR → HW/SW requirement, or whatever kinds the project's own links connect), at items that talk about
 the same rare things (a signal, an element, a failure), at goals whose existing FSRs resemble this one, at the
-element both are allocated to, and at whether the ASILs fit. :func:`rank_links` scores every allowed candidate
-on those signals (weights and levels are data: rules/links.yaml), abstains when nothing is convincing, and
-says per suggestion what distinguishes it. Words are compared with BM25 over the workspace's items; where
-words cannot meet (a Chinese child, an English parent) the bundled multilingual embeddings compare meaning,
-loaded only then.
+goals the FSR already derives from, at the documents this document derives from, and at whether the ASILs
+fit. :func:`candidates` keeps what the chain allows (no parent for the head of a chain, no sibling unless the
+project links inside that document) and measures the signals (agent/link_features.py); :func:`rank_links`
+weighs them (rules/links.yaml `ranking`, fitted on public trace sets by eval/agent/links_eval.py), abstains
+when nothing is convincing, and says per suggestion what sets it apart from the other candidates. The bundled
+multilingual embeddings compare meaning where words cannot meet (a Chinese child, an English parent) and for
+small pools. The clauses to cite come from agent/clause_topics.py.
 
 The offline composer and the LLM variant share :func:`link_candidates`, so neither can offer the item itself,
 an item already linked the other way, a descendant as parent, or a sibling unless the kinds allow it.
@@ -18,10 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import math
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -32,20 +33,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..data import load_rules_yaml
 from ..model.clauses import parse_clause_ref
 from ..model.ids import kind_prefix
-from ..workspace.asil import parse_asil, rank
 from .admit import admit
+from .clause_topics import rank_clauses
 from .compose import CitationOut, _citations, _vocabulary, cite, evidence_context
 from .context import ItemSummary, WorkspaceView
 from .generate import LLMClient
-from .knowledge import tokens
-from .loop import Evidence, LoopState
+from .link_features import (Candidate, Relation, asil_fits, at_top, combine, is_zh, link_features,
+                            links_of, workspace_index)
+from .loop import LoopState
 from .plan import Plan
 from .sanitise import quote_line
 from .suggestions import TraceLinkSuggestion
 
 log = logging.getLogger(__name__)
-Relation = Literal["parent", "child"]
-_BM25_K1, _BM25_B = 1.2, 0.75
 
 
 @cache
@@ -157,44 +157,7 @@ def link_candidates(view: WorkspaceView) -> tuple[list[ItemSummary], list[ItemSu
     return parents, children
 
 
-# -- words and meaning ------------------------------------------------------------------------------------
-class Bm25:
-    """BM25 over the workspace's items (title + statement), with each item's terms kept for the reasons."""
-
-    def __init__(self, texts: dict[str, str]):
-        self.terms = {key: tokens(text) for key, text in texts.items()}
-        self.counts = {key: Counter(ts) for key, ts in self.terms.items()}
-        n = max(1, len(self.terms))
-        df: Counter[str] = Counter(t for c in self.counts.values() for t in c)
-        self.share = {t: d / n for t, d in df.items()}
-        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
-        self.avg = sum(len(ts) for ts in self.terms.values()) / n or 1.0
-
-    def score(self, query: Iterable[str], key: str) -> float:
-        counts, length = self.counts.get(key, Counter()), len(self.terms.get(key, ()))
-        total = 0.0
-        for term in set(query):
-            tf = counts.get(term, 0)
-            if tf:
-                norm = tf * (_BM25_K1 + 1) / (tf + _BM25_K1 * (1 - _BM25_B + _BM25_B * length / self.avg))
-                total += self.idf.get(term, 0.0) * norm
-        return total
-
-    def relative(self, query_key: str, key: str) -> float:
-        """The query item's BM25 against ``key`` over its BM25 against itself: 0..1, comparable across items."""
-        query = self.terms.get(query_key, ())
-        best = self.score(query, query_key)
-        return min(1.0, self.score(query, key) / best) if best > 0 else 0.0
-
-    def distinctive(self, a: str, b: str, limit: int = 3, cap: float | None = None) -> list[str]:
-        """Shared words that few texts use (at most a share ``cap``), rarest first: what ties ``a`` to ``b``."""
-        cap = float(link_rules()["distinctive_share"]) if cap is None else cap
-        shared = {t for t in self.counts.get(a, ()) if t in self.counts.get(b, ())}
-        rare = sorted((t for t in shared if self.share.get(t, 1.0) <= cap and (len(t) > 2 or not t.isalpha())),
-                      key=lambda t: (-self.idf[t], t))
-        return rare[:limit]
-
-
+# -- meaning ----------------------------------------------------------------------------------------------
 _VECTORS: dict[str, list[float]] = {}  # sha1 of a passage -> its embedding, for the life of the process
 _MAX_CACHED = 20000
 
@@ -277,14 +240,6 @@ def meaning_similarity(query: str, texts: dict[str, str]) -> dict[str, float]:
     return {key: sum(a * b for a, b in zip(q, _VECTORS[_key(text)])) for key, text in texts.items()}
 
 
-def _text(it: ItemSummary) -> str:
-    return f"{it.title} {it.statement}".strip()
-
-
-def _is_zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 # -- ranking ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Scored:
@@ -293,171 +248,171 @@ class Scored:
     reason: str
 
 
-def _asil_factor(upper: ItemSummary, lower: ItemSummary) -> tuple[float, str]:
-    up = parse_asil(upper.asil) if upper.asil else None
-    low = parse_asil(lower.asil) if lower.asil else None
-    if up is None or low is None:
-        return 1.0, ""
-    low_level = low.original if low.decomposed and low.original else low.level
-    if rank(low_level) > rank(up.effective):
-        return float(link_rules()["asil_mismatch"]), f"ASIL {lower.asil} is above {upper.id}'s {upper.asil}"
-    if low.decomposed and low.original == up.effective:
-        return 1.0, f"ASIL {lower.asil} decomposes {upper.id}'s {upper.asil}"
-    if low_level == up.effective:
-        return 1.0, f"same ASIL {up.effective}"
-    return 1.0, ""
+def _meaning(view: WorkspaceView, pool: Sequence[ItemSummary], texts: dict[str, str]) -> tuple[dict[str, float], dict[str, float]]:
+    """Embedding evidence (0..1: a cosine above the pool's median, over `meaning_spread`) as two signals:
+    for candidates written in another script than the item, where no word can meet; and for a pool small
+    enough to embed at once (`meaning_pool`; vectors are cached, so only new or changed items cost), for
+    the candidates in the item's own language."""
+    ctx = view.item
+    assert ctx is not None
+    mine_zh = is_zh(texts[ctx.id])
+    across = {it.id for it in pool if is_zh(texts[it.id]) != mine_zh}
+    small = len(pool) <= int(link_rules()["meaning_pool"])
+    if not across and not small:
+        return {}, {}
+    raw = meaning_similarity(texts[ctx.id], {it.id: texts[it.id] for it in pool})
+    values = sorted(raw.values())
+    if len(values) < 2:
+        return {}, {}
+    middle, spread = values[len(values) // 2], float(link_rules()["meaning_spread"])
+    scaled = {k: min(1.0, max(0.0, (v - middle) / spread)) for k, v in raw.items()}
+    return ({k: v for k, v in scaled.items() if k in across},
+            {k: v for k, v in scaled.items() if k not in across} if small else {})
 
 
-def rank_links(view: WorkspaceView, relation: Relation, limit: int | None = 3,
-               abstain: bool = True) -> list[Scored]:
-    """The item's likely parents (or children), best first, each with the reason that distinguishes it.
+def candidates(view: WorkspaceView, relation: Relation) -> list[Candidate]:
+    """The candidates the ranking may offer, with their signals: those :func:`link_candidates` allows, none
+    as parent of an item at the top of its chain, and an item of the same kind from the item's own document
+    only where the project links items of that document to each other."""
+    ctx = view.item
+    assert ctx is not None
+    parents, children = link_candidates(view)
+    pool = parents if relation == "parent" else children
+    me = ItemSummary(ctx.id, ctx.kind, ctx.category, ctx.title, ctx.statement, ctx.asil, ctx.path,
+                     tuple(p.id for p in ctx.parents), ctx.allocated_to, ctx.language)
+    links = links_of(view.items, me)
+    if relation == "parent" and at_top(me, view.items, links):
+        return []
+    kind = kind_prefix(me.id)
+    inside = links.doc_pairs.get((me.path, me.path), 0) > 0
+    pool = [it for it in pool if inside or it.path != me.path or kind_prefix(it.id) != kind]
+    if not pool:
+        return []
+    chain = chain_of(view.items)
+    priors = {}
+    for it in pool:
+        upper, lower = (it, me) if relation == "parent" else (me, it)
+        priors[it.id] = chain.prior(kind_prefix(upper.id), kind_prefix(lower.id)) or 0.0
+    _, texts = workspace_index(view)
+    across, within = _meaning(view, pool, texts)
+    return link_features(view, relation, pool, priors, across, within)
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How signals become an answer: their weights, and when to abstain (rules/links.yaml `ranking`)."""
+
+    weights: dict[str, float]
+    min_evidence: float
+    min_score: float
+    relative: float
+
+    @classmethod
+    def shipped(cls) -> "Policy":
+        r = link_rules()["ranking"]
+        return cls({k: float(v) for k, v in r["weights"].items()}, float(r["min_evidence"]),
+                   float(r["min_score"]), float(r["relative"]))
+
+
+def evidence(c: Candidate) -> float:
+    """How much the item's own words (or meaning) tie it to the candidate, directly or through its links."""
+    return max(c.f["absolute"], c.f["siblings"] * c.f["absolute"] ** 0.5, c.f["coparents"] * 0.5, c.f["meaning"])
+
+
+def order(cands: Sequence[Candidate], policy: Policy) -> list[tuple[Candidate, float]]:
+    """Candidates best first by the policy's weighted signals (ID order breaks ties)."""
+    scored = [(c, combine(c.f, policy.weights)) for c in cands]
+    scored.sort(key=lambda cs: (-cs[1], cs[0].item.id))
+    return scored
+
+
+def keep(ranked: Sequence[tuple[Candidate, float]], policy: Policy, limit: int | None) -> list[tuple[Candidate, float]]:
+    """The convincing part of a ranking: enough evidence, a score near the best, and an item of the item's
+    own document only when it beats the best candidate from elsewhere."""
+    best = ranked[0][1] if ranked else 0.0
+    floor = max(policy.min_score, policy.relative * best)
+    elsewhere = max((s for c, s in ranked if not c.same_document), default=None)
+    out = [(c, s) for c, s in ranked if s >= floor and evidence(c) >= policy.min_evidence
+           and (not c.same_document or elsewhere is None or s > elsewhere)]
+    return out if limit is None else out[:limit]
+
+
+def rank_links(view: WorkspaceView, relation: Relation, limit: int | None = 5,
+               abstain: bool = True, policy: Policy | None = None) -> list[Scored]:
+    """The item's likely parents (or children), best first, each with the reason that sets it apart.
 
     ``limit=None, abstain=False`` gives the whole ranking (the evaluation's recall@k); by default weak
     candidates are left out and an empty list means nothing was convincing.
     """
+    policy = policy or Policy.shipped()
+    cands = candidates(view, relation)
+    if not cands:
+        return []
+    ranked = order(cands, policy)
+    chosen = keep(ranked, policy, limit) if abstain else (ranked if limit is None else ranked[:limit])
+    bm25, texts = workspace_index(view)
+    # Shown as a share of the most a candidate could score (every signal at 1), so scores differ between
+    # candidates and mean the same in any workspace.
+    most = sum(w for name, w in policy.weights.items() if w > 0 and name != "asil") or 1.0
+    return [Scored(c.item, round(max(0.0, min(1.0, s / most)), 3), _reason(view, relation, c, cands, bm25, texts))
+            for c, s in chosen]
+
+
+def _reason(view: WorkspaceView, relation: Relation, c: Candidate, cands: Sequence[Candidate], bm25, texts) -> str:
+    """What sets ``c`` apart from the other candidates: the rare words only it (or few others) shares with the
+    item, the linked items it resembles, the document and kind where those differ among the candidates."""
     ctx = view.item
     assert ctx is not None
-    rules = link_rules()
-    w = rules["weights"]
-    parents, children = link_candidates(view)
-    pool = parents if relation == "parent" else children
-    if not pool:
-        return []
-    me = ItemSummary(ctx.id, ctx.kind, ctx.category, ctx.title, ctx.statement, ctx.asil, ctx.path,
-                     tuple(p.id for p in ctx.parents), ctx.allocated_to, ctx.language)
-    by_id = {it.id: it for it in view.items}
-    texts = {it.id: _text(it) for it in view.items}
-    texts[me.id] = _text(me)
-    bm25 = Bm25(texts)
-    chain = chain_of(view.items)
-    kids: dict[str, list[str]] = {}
-    for it in view.items:
-        for p in it.parents:
-            if it.id != me.id:
-                kids.setdefault(p, []).append(it.id)
-
-    def siblings_of(candidate: ItemSummary) -> list[str]:
-        """For a parent: its other children. For a child: the item's existing children (what it resembles)."""
-        if relation == "parent":
-            return kids.get(candidate.id, [])
-        return [c.id for c in ctx.children]
-
-    base = {}
-    for it in pool:
-        upper, lower = (it, me) if relation == "parent" else (me, it)
-        prior = chain.prior(kind_prefix(upper.id), kind_prefix(lower.id)) or 0.0
-        text = bm25.relative(me.id, it.id)
-        if relation == "parent":
-            like = [(bm25.relative(me.id, s), s) for s in siblings_of(it) if s in texts and s != it.id]
-        else:
-            like = [(bm25.relative(it.id, s), s) for s in siblings_of(it) if s in texts and s != it.id]
-        sib_score, sib_id = max(like, default=(0.0, ""))
-        base[it.id] = (prior, text, sib_score, sib_id)
-
-    mine_zh = _is_zh(texts[me.id])
-    # Meaning where words cannot meet (the other language, or no shared word), and for a pool small enough to
-    # embed at once (vectors are cached, so only new or changed items cost); then for every candidate, so
-    # that none gains from being the only one compared by meaning.
-    always = os.environ.get("SAFEREQ_LINK_MEANING") == "always"
-    needed = always or len(pool) <= int(rules["meaning_pool"]) or any(
-        _is_zh(texts[it.id]) != mine_zh or base[it.id][1] == 0.0 for it in pool)
-    meaning_raw = meaning_similarity(texts[me.id], {it.id: texts[it.id] for it in pool}) if needed else {}
-    # Cosines of this small model sit high for any two requirements; what counts is how far a candidate
-    # stands above the pool's median.
-    values = sorted(meaning_raw.values())
-    middle = values[len(values) // 2] if values else 0.0
-    spread = float(rules["meaning_spread"])
-
-    out: list[Scored] = []
-    for it in pool:
-        prior, text, sib_score, sib_id = base[it.id]
-        upper, lower = (it, me) if relation == "parent" else (me, it)
-        cos = meaning_raw.get(it.id)
-        meaning = min(1.0, max(0.0, (cos - middle) / spread)) if cos is not None and len(values) > 1 else 0.0
-        element = bool(it.allocated_to and it.allocated_to.casefold() == me.allocated_to.casefold())
-        across = _is_zh(texts[it.id]) != mine_zh  # words cannot meet: meaning is the witness there
-        evidence = max(text, sib_score, meaning * (1.0 if across else float(rules["meaning_evidence"])))
-        # Resembling a candidate's existing children is as good as resembling the candidate, not better, and
-        # a candidate with no children yet (one-to-one traces) must not lose for that: the larger counts.
-        content = max(text, w["siblings"] * sib_score)
-        score = w["text"] * content + w["meaning"] * meaning + w["chain"] * prior + (w["element"] if element else 0.0)
-        factor, asil_note = _asil_factor(upper, lower)
-        score = min(1.0, score * factor)
-        if abstain and (evidence < float(rules["min_evidence"]) or score < float(rules["min_score"])):
-            continue
-        why: list[str] = []
-        words = bm25.distinctive(me.id, it.id)
-        if words:
-            why.append(f"both name {', '.join(words)}")
-        if sib_id and sib_score >= float(rules["min_evidence"]):
-            sib = by_id.get(sib_id)
-            if relation == "parent":
-                why.append(f"resembles {sib_id}, already derived from it")
-            elif sib is not None:
-                why.append(f"resembles {sib_id}, already derived from {me.id}")
-        if cos is not None and meaning > 0:
-            why.append(f"close in meaning across the wording ({cos:.2f})")
-        if element:
-            why.append(f"both allocated to {it.allocated_to}")
-        pair = f"{kind_prefix(upper.id)} → {kind_prefix(lower.id)}"
-        seen = chain.observed.get((kind_prefix(upper.id), kind_prefix(lower.id)), 0)
-        if seen:
-            why.append(f"{pair} is how this workspace derives ({seen} links)")
-        else:
-            usual = sorted(k for (k, low), n in chain.observed.items() if low == kind_prefix(lower.id) and n)
-            why.append(f"{pair} follows the derivation chain" + (
-                f" (this workspace derives {kind_prefix(lower.id)} from {', '.join(usual)} so far)" if usual else ""))
-        if asil_note:
-            why.append(asil_note)
-        out.append(Scored(it, score, "; ".join(why)))
-    out.sort(key=lambda s: (-s.score, s.item.id))
-    if abstain and out:
-        keep = float(rules["relative"]) * out[0].score
-        out = [s for s in out if s.score >= keep]
-    return out if limit is None else out[:limit]
+    common: Counter[str] = Counter()
+    mine = set(bm25.counts.get(ctx.id, ()))
+    for other in cands:
+        common.update(t for t in bm25.counts.get(other.item.id, ()) if t in mine)
+    why: list[str] = []
+    words = bm25.distinctive(ctx.id, c.item.id, cap=float(link_rules()["distinctive_share"]), common=common,
+                             pool=len(cands))
+    if words:
+        shown = [bm25.surface(ctx.id, t, texts[ctx.id]) for t in words]
+        why.append(f"both name {', '.join(shown)}" + ("" if len(cands) < 3 else
+                                                       f" (at most {max(common[t] for t in words)} of the {len(cands)} candidates share one)"))
+    if c.sibling and c.f["siblings"] >= 0.5:
+        why.append(f"{c.sibling} resembles this item and is already " +
+                   (f"derived from {c.item.id}" if relation == "parent" else f"derived from {ctx.id}"))
+    if c.coparent and c.f["coparents"] >= 0.3:
+        why.append(f"like {c.coparent}, which this item already derives from")
+    docs = {o.item.path for o in cands}
+    if len(docs) > 1 and c.f["document"] > 0:
+        why.append(f"{round(100 * c.f['document'])} % of the links of {'this' if relation == 'parent' else 'its'} "
+                   f"document go to {'its' if relation == 'parent' else 'this'} document")
+    kinds = {kind_prefix(o.item.id) for o in cands}
+    if len(kinds) > 1:
+        upper, lower = (c.item.id, ctx.id) if relation == "parent" else (ctx.id, c.item.id)
+        why.append(f"{kind_prefix(upper)} → {kind_prefix(lower)} follows the derivation chain")
+    if c.f["element"]:
+        why.append(f"both allocated to {c.item.allocated_to}")
+    if c.f["meaning"] > 0:
+        why.append("close in meaning across languages")
+    upper, lower = (c.item, view_item(view)) if relation == "parent" else (view_item(view), c.item)
+    _, note = asil_fits(upper, lower)
+    if note:
+        why.append(note)
+    return "; ".join(why) or "closest in wording, though nothing sets it clearly apart"
 
 
-# -- clauses ----------------------------------------------------------------------------------------------
-def rank_clauses(view: WorkspaceView, state: LoopState, limit: int = 3) -> list[tuple[Evidence, str, float]]:
-    """Clauses the item should cite, with a reason: what the item's kind is specified under (rules/links.yaml)
-    and what its rare words match, among the clauses gathered for it; clauses it already cites are skipped."""
+def view_item(view: WorkspaceView) -> ItemSummary:
     ctx = view.item
     assert ctx is not None
-    mine = f"{ctx.title} {ctx.statement}"
-    cited = {(r.document, r.clause) for r in (parse_clause_ref(c) for c in ctx.clause_refs) if r}
-    pool = {k: e for k, e in state.evidence.items() if e.clause and k not in cited}
-    if not pool:
-        return []
-    texts = {f"{d} {c}": f"{e.title} {e.text}" for (d, c), e in pool.items()}
-    texts["\0item"] = mine
-    bm25 = Bm25(texts)
-    usual = [tuple(ref.rsplit(" ", 1)) for ref in link_rules()["kind_clauses"].get(kind_prefix(ctx.id), [])]
-    scored = []
-    for (doc, clause), e in pool.items():
-        key = f"{doc} {clause}"
-        text = bm25.relative("\0item", key)
-        words = bm25.distinctive("\0item", key, cap=0.5)  # a handful of clauses: "rare" is relative
-        prior = 0.0
-        why = []
-        if (doc, clause) in usual:
-            prior = 0.5 - 0.1 * usual.index((doc, clause))
-            why.append(f"where a {kind_prefix(ctx.id)} is specified ({e.title or clause})")
-        if words:
-            why.append(f"{e.title or clause} is about {', '.join(words)}")
-        score = min(1.0, 0.6 * text + prior + 0.05 * len(words))
-        if prior or len(words) >= 2:  # the item's kind is specified there, or two rare words meet
-            scored.append((e, "; ".join(why), score))
-    scored.sort(key=lambda s: (-s[2], s[0].document, s[0].clause))
-    return scored[:limit]
+    return ItemSummary(ctx.id, ctx.kind, ctx.category, ctx.title, ctx.statement, ctx.asil, ctx.path,
+                       tuple(p.id for p in ctx.parents), ctx.allocated_to, ctx.language)
 
 
-def links_offline(plan: Plan, state: LoopState, view: WorkspaceView, limit: int = 3) -> list[TraceLinkSuggestion]:
+# -- the offline answer ---------------------------------------------------------------------------------
+def links_offline(plan: Plan, state: LoopState, view: WorkspaceView, limit: int = 5) -> list[TraceLinkSuggestion]:
     ctx = view.item
     assert ctx is not None
     out = [TraceLinkSuggestion(relation, s.item.id, s.reason, s.score, s.item.title)
            for relation in ("parent", "child") for s in rank_links(view, relation, limit)]
     mine = f"{ctx.title} {ctx.statement}"
-    for e, why, score in rank_clauses(view, state, limit):
+    for e, why, score in rank_clauses(ctx, state, limit):
         c = cite(e, mine)
         out.append(TraceLinkSuggestion("cites", c.label, why, score, e.title, [c]))
     return out

@@ -16,10 +16,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..data import load_rules_yaml
 from ..knowledge.clause_ids import normalise_clause, parent_clause
 from ..model.clauses import find_clause_refs, parse_clause_ref
-from ..model.ids import kind_prefix
+from .clause_topics import planned
 from .context import ItemContext
 from .knowledge import tokens
 from .patterns import Pattern, item_words, rebuttal_patterns, requirement_patterns, select
@@ -169,11 +168,9 @@ def deterministic_plan(task: str, ctx: ItemContext | None, question: str, indexe
             h = hint(raw)
             if h:
                 clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"pattern {p.id}"))
-    if task == "links" and ctx is not None:  # the clauses an item of its kind is specified under
-        for raw in load_rules_yaml("links.yaml")["kind_clauses"].get(kind_prefix(ctx.id), []):
-            h = hint(raw)
-            if h:
-                clauses.append(ClauseTarget(document=h[0], clause=h[1], reason=f"usual for {kind_prefix(ctx.id)}"))
+    if task == "links" and ctx is not None:  # the clauses that govern the item's kind and activities
+        for doc, clause, why in planned(ctx):
+            clauses.append(ClauseTarget(document=doc, clause=normalise_clause(clause), reason=why))
     if task == "ask":
         aspects = [Aspect(id="question", query=question[:300])]
     elif task == "links":
