@@ -55,9 +55,9 @@ UNCITABLE = {"scope", "normative references", "terms and definitions", "requirem
 # -- running the assistant (this checkout or the baseline) --------------------------------------------------
 def emit(cache: Path, index_dir: str | None) -> list[dict]:
     """Run derive and rebut over every item of the cached sets with whatever safereq is on sys.path."""
-    from safereq.agent.context import workspace_view
-    from safereq.agent.knowledge import open_source
-    from safereq.agent.pipeline import AgentRequest, Assistant
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.retrieval.knowledge import open_source
+    from safereq.agent.tasks.pipeline import AgentRequest, Assistant
     from safereq.workspace import Workspace
 
     source, _ = open_source(Path(index_dir) if index_dir else ROOT / ".safereq" / "index")
@@ -123,8 +123,8 @@ def _cited_about(citation: dict, text: str, catalogue) -> bool:
 
 def judge(record: dict, item, catalogue) -> list[dict]:
     """Each suggestion of ``record`` with the criteria it fails (``item`` is the development item)."""
-    from safereq.agent.compose import asils_acceptable
-    from safereq.agent.selfcheck import Draft, findings
+    from safereq.agent.writing.compose import asils_acceptable
+    from safereq.agent.trust.selfcheck import Draft, findings
     from safereq.checks.analysis.modal_verbs import modal_verbs
 
     suggestions = record["suggestions"]

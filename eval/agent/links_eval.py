@@ -79,8 +79,8 @@ def _summary(ranks: list[int | None]) -> dict[str, float]:
 
 
 def parents_eval(ws) -> dict:
-    from safereq.agent.context import workspace_view
-    from safereq.agent.linking import Bm25, link_candidates, rank_links
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.tasks.linking import Bm25, link_candidates, rank_links
 
     ours, meaning, base, plain, cases, abstained = [], [], [], [], 0, 0
     started = time.perf_counter()
@@ -119,9 +119,9 @@ def parents_eval(ws) -> dict:
 
 
 def clauses_eval(ws) -> dict:
-    from safereq.agent.context import workspace_view
-    from safereq.agent.knowledge import catalogue_source
-    from safereq.agent.pipeline import AgentRequest, Assistant
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.retrieval.knowledge import catalogue_source
+    from safereq.agent.tasks.pipeline import AgentRequest, Assistant
     from safereq.knowledge.clause_ids import is_within
     from safereq.model.clauses import parse_clause_ref
     from safereq.model.ids import kind_prefix

@@ -39,17 +39,17 @@ QUESTIONS = ["What is the fault tolerant time interval?", "How is an ASIL D requ
 
 
 def load(item_id: str):
-    from safereq.agent.context import workspace_view
-    from safereq.agent.runner import load_item
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.tasks.runner import load_item
 
     ws, item, _ = load_item(f"{WORKSPACE / 'functional-safety-concept.md'}#{item_id}")
     return workspace_view(ws, item)
 
 
 def rubric(task: str, s, view, source) -> bool:
-    from safereq.agent.admit import binding_modal_ok, statement_findings
-    from safereq.agent.compose import asils_acceptable
-    from safereq.agent.linking import link_candidates
+    from safereq.agent.trust.admit import binding_modal_ok, statement_findings
+    from safereq.agent.writing.compose import asils_acceptable
+    from safereq.agent.tasks.linking import link_candidates
 
     cited = any(c.verified for c in getattr(s, "citations", []))
     if task == "derive":
@@ -67,7 +67,7 @@ def rubric(task: str, s, view, source) -> bool:
 
 
 def run_one(assistant, task: str, view, question: str, source) -> dict:
-    from safereq.agent.pipeline import AgentRequest
+    from safereq.agent.tasks.pipeline import AgentRequest
 
     started = time.perf_counter()
     result = assistant.run(AgentRequest(task, view, question))
@@ -96,10 +96,10 @@ def main() -> int:
     import logging
 
     logging.basicConfig(level=logging.ERROR)
-    from safereq.agent.context import workspace_view
-    from safereq.agent.generate import LLMSettings
-    from safereq.agent.knowledge import open_source
-    from safereq.agent.pipeline import Assistant
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.writing.generate import LLMSettings
+    from safereq.agent.retrieval.knowledge import open_source
+    from safereq.agent.tasks.pipeline import Assistant
     from safereq.workspace import Workspace
 
     source, note = open_source(Path(args.index_dir) if args.index_dir else None)

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from safereq.agent.citing import about, topical_score
-from safereq.agent.context import workspace_view
-from safereq.agent.domain import domain_of, nature_of
-from safereq.agent.knowledge import open_source
-from safereq.agent.loop import Evidence, LoopState
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.plan import deterministic_plan
-from safereq.agent.reading import read_statement
-from safereq.agent.selfcheck import Draft, findings
+from safereq.agent.trust.citing import about, topical_score
+from safereq.agent.item.context import workspace_view
+from safereq.agent.item.domain import domain_of, nature_of
+from safereq.agent.retrieval.knowledge import open_source
+from safereq.agent.retrieval.loop import Evidence, LoopState
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.retrieval.plan import deterministic_plan
+from safereq.agent.item.reading import read_statement
+from safereq.agent.trust.selfcheck import Draft, findings
 from safereq.checks.analysis.modal_verbs import modal_verbs
 from safereq.workspace import Workspace
 

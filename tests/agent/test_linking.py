@@ -1,4 +1,4 @@
-"""Trace-link ranking (agent/linking.py): the derivation chain, abstention, reasons, declared kinds, and a
+"""Trace-link ranking (agent/tasks/linking.py): the derivation chain, abstention, reasons, declared kinds, and a
 Chinese child finding its English parent through the multilingual embeddings."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from textwrap import dedent
 
 import pytest
 
-from safereq.agent.context import workspace_view
-from safereq.agent import linking
-from safereq.agent.linking import Bm25, link_candidates, meaning_similarity, rank_links
+from safereq.agent.item.context import workspace_view
+from safereq.agent.tasks import linking
+from safereq.agent.tasks.linking import Bm25, link_candidates, meaning_similarity, rank_links
 from safereq.model.vocabulary import load_vocabulary
 from safereq.workspace import Workspace
 

@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from safereq.agent.knowledge import catalogue_source
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.plan import Aspect, ClauseTarget, RetrievalPlan, deterministic_plan, plan_from_llm
+from safereq.agent.retrieval.knowledge import catalogue_source
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.retrieval.plan import Aspect, ClauseTarget, RetrievalPlan, deterministic_plan, plan_from_llm
 
 from .conftest import FSC, SAFETY_GOALS
 from .hostile import CATALOGUE_QUOTE, hostile_derive

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from safereq.agent.compose import modal_count
-from safereq.agent.generate import Cancelled, CancelToken
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.verify import Verifier
+from safereq.agent.writing.compose import modal_count
+from safereq.agent.writing.generate import Cancelled, CancelToken
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.trust.verify import Verifier
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from safereq.agent.suggestions import Citation
-from safereq.agent.verify import Verifier, best_quote, quote_score
+from safereq.agent.writing.suggestions import Citation
+from safereq.agent.trust.verify import Verifier, best_quote, quote_score
 
 
 def test_exact_quote_of_an_indexed_clause_verifies(source):

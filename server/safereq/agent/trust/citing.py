@@ -14,10 +14,10 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ..data import load_rules_yaml
-from .compose import cite
-from .loop import Evidence, LoopState
-from .suggestions import Citation
+from ...data import load_rules_yaml
+from ..writing.compose import cite
+from ..retrieval.loop import Evidence, LoopState
+from ..writing.suggestions import Citation
 
 MAX_CITATIONS = 2
 _TITLE_WEIGHT = 3

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from ..knowledge.location import IndexLocation, index_location, may_hold_index
-from ..knowledge.types import ClauseText, DocumentInfo, Hit
+from ...knowledge.location import IndexLocation, index_location, may_hold_index
+from ...knowledge.types import ClauseText, DocumentInfo, Hit
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class LexicalSource:
         n = len(self._tf)
         self._idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
         self._kids: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        from ..knowledge.clause_ids import parent_clause, sort_key
+        from ...knowledge.clause_ids import parent_clause, sort_key
 
         for (doc, clause), c in self._clauses.items():
             parent = parent_clause(clause)
@@ -100,7 +100,7 @@ class LexicalSource:
         return out
 
     def read(self, document: str, clause: str) -> ClauseText | None:
-        from ..knowledge.clause_ids import normalise_clause
+        from ...knowledge.clause_ids import normalise_clause
 
         c = self._clauses.get((document, normalise_clause(clause)))
         if c is None:
@@ -109,7 +109,7 @@ class LexicalSource:
                           tuple(self._kids.get((document, c.clause), ())))
 
     def children(self, document: str, clause: str) -> list[tuple[str, str]]:
-        from ..knowledge.clause_ids import normalise_clause
+        from ...knowledge.clause_ids import normalise_clause
 
         return list(self._kids.get((document, normalise_clause(clause)), ()))
 
@@ -121,7 +121,7 @@ class LexicalSource:
 
 def catalogue_source(directory: Path | None = None) -> LexicalSource:
     """The shipped clause catalogue as a source: titles and our own summaries, no index needed."""
-    from ..knowledge.catalogue import get_catalogue
+    from ...knowledge.catalogue import get_catalogue
 
     cat = get_catalogue(directory)
     clauses = [ClauseText(e.document, e.year, e.clause, e.title, e.summary or e.title, "catalogue",
@@ -153,7 +153,7 @@ def open_source(index_dir: IndexLocation | None) -> tuple[KnowledgeSource, str]:
     """The knowledge base at ``index_dir`` when one was built there, else the catalogue; and a note saying which."""
     if index_dir is not None and may_hold_index(index_location(index_dir)):
         try:
-            from ..knowledge import open_knowledge_base
+            from ...knowledge import open_knowledge_base
 
             return KnowledgeBaseSource(open_knowledge_base(index_location(index_dir))), f"knowledge base {index_dir}"
         except Exception as exc:  # an unreadable index must not stop the assistant

@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..data import load_rules_yaml
-from .context import ItemContext, ItemSummary
-from .domain import domain_of, nature_of
-from .reading import Reading, generic_subject, is_verb, not_an_element, read_statement, third_person, zh_verbs
+from ...data import load_rules_yaml
+from ..item.context import ItemContext, ItemSummary
+from ..item.domain import domain_of, nature_of
+from ..item.reading import Reading, generic_subject, is_verb, not_an_element, read_statement, third_person, zh_verbs
 
 # The item's main signal: a noun phrase ending in one of these words, the earlier words preferred.
 _SIGNAL_HEADS = ("request", "signal", "measurement", "value", "image", "images", "speed", "angle", "position",
@@ -116,7 +116,7 @@ def _has_cue(words: str, cue: str) -> bool:
 
 
 def _asil_letter(value: str) -> str:
-    from ..workspace.asil import parse_asil
+    from ...workspace.asil import parse_asil
 
     parsed = parse_asil(value) if value else None
     return parsed.effective if parsed else ""

@@ -10,8 +10,8 @@ own. Stdlib only (the language server uses it).
 
 from __future__ import annotations
 
-from .sanitise import quote_line as one_line
-from .suggestions import Citation, DerivedRequirement, Rebuttal, SuggestionSet, TraceLinkSuggestion
+from ..trust.sanitise import quote_line as one_line
+from ..writing.suggestions import Citation, DerivedRequirement, Rebuttal, SuggestionSet, TraceLinkSuggestion
 
 MODE_WORDS = {"offline": "offline patterns", "llm": "LLM"}
 

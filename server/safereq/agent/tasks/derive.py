@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.ids import kind_prefix
-from .citing import about
-from .compose import decomposition_for, new_ids
-from .context import WorkspaceView
-from .domain import domain_of, nature_of
-from .loop import LoopState
-from .patterns import Pattern, child_kind, slots, text_for, try_fill
-from .plan import Plan, hint
-from .reading import read_statement
-from .selfcheck import Draft, findings
-from .suggestions import DerivedRequirement
+from ...model.ids import kind_prefix
+from ..trust.citing import about
+from ..writing.compose import decomposition_for, new_ids
+from ..item.context import WorkspaceView
+from ..item.domain import domain_of, nature_of
+from ..retrieval.loop import LoopState
+from ..writing.patterns import Pattern, child_kind, slots, text_for, try_fill
+from ..retrieval.plan import Plan, hint
+from ..item.reading import read_statement
+from ..trust.selfcheck import Draft, findings
+from ..writing.suggestions import DerivedRequirement
 
 
 @dataclass(slots=True)

@@ -20,16 +20,16 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..checks.findings import Edit
-from ..model.ranges import Span
+from ...checks.findings import Edit
+from ...model.ranges import Span
 from .placement import Style, item_lines, wrap
 from .render import MODE_WORDS, citation_text, presentable, quote, shown_citations
-from .sanitise import quote_line
-from .suggestions import DerivedRequirement, Rebuttal, SuggestionSet, TraceLinkSuggestion
+from ..trust.sanitise import quote_line
+from ..writing.suggestions import DerivedRequirement, Rebuttal, SuggestionSet, TraceLinkSuggestion
 
 if TYPE_CHECKING:
-    from ..model.document import Item
-    from ..workspace import Workspace
+    from ...model.document import Item
+    from ...workspace import Workspace
 
 WHAT = {"derive": "derived requirements from", "links": "trace links for", "rebut": "rebuttals for"}
 _TASK_OF = {v: k for k, v in WHAT.items()}

@@ -15,19 +15,19 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .compose import answer_llm, answer_offline, derive_llm, rebut_llm
+from ..writing.compose import answer_llm, answer_offline, derive_llm, rebut_llm
 from .derive import derive_offline
 from .rebut import rebut_offline
-from .context import WorkspaceView
-from .documents import DocumentAgent, route_documents
-from .generate import CancelToken, CircuitBreaker, CircuitOpen, LLMClient, LLMError, LLMSettings
-from .knowledge import KnowledgeSource
+from ..item.context import WorkspaceView
+from ..retrieval.documents import DocumentAgent, route_documents
+from ..writing.generate import CancelToken, CircuitBreaker, CircuitOpen, LLMClient, LLMError, LLMSettings
+from ..retrieval.knowledge import KnowledgeSource
 from .linking import links_llm, links_offline
-from .loop import DEFAULT_HOPS, EvidenceLoop, LoopState, add_hit
-from .plan import Plan, RetrievalPlan, deterministic_plan, plan_from_llm, request_data
-from .policies import LLMPolicy, OfflinePolicy
-from .suggestions import MODE_LLM, MODE_OFFLINE, SuggestionSet, TraceLinkSuggestion
-from .verify import Verifier
+from ..retrieval.loop import DEFAULT_HOPS, EvidenceLoop, LoopState, add_hit
+from ..retrieval.plan import Plan, RetrievalPlan, deterministic_plan, plan_from_llm, request_data
+from ..retrieval.policies import LLMPolicy, OfflinePolicy
+from ..writing.suggestions import MODE_LLM, MODE_OFFLINE, SuggestionSet, TraceLinkSuggestion
+from ..trust.verify import Verifier
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..knowledge.clause_ids import normalise_clause
-from ..knowledge.types import Hit
-from .generate import CancelToken
+from ...knowledge.clause_ids import normalise_clause
+from ...knowledge.types import Hit
+from ..writing.generate import CancelToken
 from .knowledge import KnowledgeSource, tokens
 from .plan import Plan
 from .policies import MIN_RELEVANT_OVERLAP, Action, OfflinePolicy

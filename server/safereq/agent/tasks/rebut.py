@@ -9,14 +9,14 @@ torque limiter, no deadlock for a steering rack). Each rebuttal cites a clause a
 
 from __future__ import annotations
 
-from .citing import about
-from .context import WorkspaceView
-from .domain import domain_of
-from .loop import LoopState
-from .patterns import examples_for, slots, text_for, try_fill
-from .plan import Plan, hint
-from .reading import read_statement
-from .suggestions import Rebuttal
+from ..trust.citing import about
+from ..item.context import WorkspaceView
+from ..item.domain import domain_of
+from ..retrieval.loop import LoopState
+from ..writing.patterns import examples_for, slots, text_for, try_fill
+from ..retrieval.plan import Plan, hint
+from ..item.reading import read_statement
+from ..writing.suggestions import Rebuttal
 
 
 def rebut_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:

@@ -29,19 +29,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..data import load_rules_yaml
-from ..model.clauses import parse_clause_ref
-from ..model.ids import kind_prefix
-from ..workspace.asil import parse_asil, rank
-from .admit import admit
-from .compose import CitationOut, _citations, _vocabulary, cite, evidence_context
-from .context import ItemSummary, WorkspaceView
-from .generate import LLMClient
-from .knowledge import tokens
-from .loop import Evidence, LoopState
-from .plan import Plan
-from .sanitise import quote_line
-from .suggestions import TraceLinkSuggestion
+from ...data import load_rules_yaml
+from ...model.clauses import parse_clause_ref
+from ...model.ids import kind_prefix
+from ...workspace.asil import parse_asil, rank
+from ..trust.admit import admit
+from ..writing.compose import CitationOut, _citations, _vocabulary, cite, evidence_context
+from ..item.context import ItemSummary, WorkspaceView
+from ..writing.generate import LLMClient
+from ..retrieval.knowledge import tokens
+from ..retrieval.loop import Evidence, LoopState
+from ..retrieval.plan import Plan
+from ..trust.sanitise import quote_line
+from ..writing.suggestions import TraceLinkSuggestion
 
 log = logging.getLogger(__name__)
 Relation = Literal["parent", "child"]
@@ -201,7 +201,7 @@ _MAX_CACHED = 20000
 
 @cache
 def _embedder():
-    from ..knowledge.embeddings import E5Embedder
+    from ...knowledge.embeddings import E5Embedder
 
     return E5Embedder(threads=1)
 
@@ -246,7 +246,7 @@ def warm_meaning() -> None:
     worker does this before its first request)."""
     if os.environ.get("SAFEREQ_LINK_MEANING", "auto") == "off":
         return
-    from ..knowledge.embeddings import EmbeddingError
+    from ...knowledge.embeddings import EmbeddingError
 
     try:
         _embedder().embed_passages(["passage: warm-up"])
@@ -262,7 +262,7 @@ def meaning_similarity(query: str, texts: dict[str, str]) -> dict[str, float]:
     """
     if os.environ.get("SAFEREQ_LINK_MEANING", "auto") == "off" or not texts:
         return {}
-    from ..knowledge.embeddings import EmbeddingError
+    from ...knowledge.embeddings import EmbeddingError
 
     _load_cached()
     wanted = [t for t in dict.fromkeys([query, *texts.values()]) if _key(t) not in _VECTORS]
@@ -512,7 +512,7 @@ def links_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, vi
 
 
 def _split_target(target: str):
-    from ..model.clauses import ClauseRef
+    from ...model.clauses import ClauseRef
 
     doc, _, clause = target.strip().rpartition(" ")
     return ClauseRef(doc, None, clause.lstrip("§"), target) if doc and clause else None

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..checks.config import Config
-from ..model.document import Item
-from ..workspace import Workspace
+from ...checks.config import Config
+from ...model.document import Item
+from ...workspace import Workspace
 
 
 NotModal = Mapping[str, "tuple[str, ...] | list[str]"]  # language -> the project's extra not-modal words
@@ -88,7 +88,7 @@ def summarise(ws: Workspace, item: Item) -> ItemSummary:
 def item_context(ws: Workspace, item: Item, not_modal: NotModal | None = None) -> ItemContext:
     """The context of ``item``: its attributes by canonical key, clause references, parents, children and
     its statement's EARS pattern (read with the project's extra not-modal words, ``not_modal``)."""
-    from ..checks import describe_ears
+    from ...checks import describe_ears
 
     attributes: dict[str, str] = {}
     for attr in item.attributes:

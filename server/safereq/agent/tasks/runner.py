@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..knowledge.location import IndexLocation
+from ...knowledge.location import IndexLocation
 
 
 class UsageError(Exception):
@@ -36,7 +36,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
 def _config(start: Path):
     """The configuration for ``start``; a broken one is reported and replaced by defaults (the checks, not
     the assistant, are what a rule-setting error concerns)."""
-    from ..checks.config import Config, ConfigError, load_config
+    from ...checks.config import Config, ConfigError, load_config
 
     try:
         return load_config(start)
@@ -46,8 +46,8 @@ def _config(start: Path):
 
 
 def _index_dir(args: argparse.Namespace, config) -> IndexLocation:
-    from ..knowledge.location import index_location
-    from ..knowledge.paths import default_index_dir
+    from ...knowledge.location import index_location
+    from ...knowledge.paths import default_index_dir
 
     if args.index_dir:
         return index_location(args.index_dir)
@@ -59,9 +59,9 @@ def _index_dir(args: argparse.Namespace, config) -> IndexLocation:
 
 def load_item(target: str):
     """The workspace around ``FILE#ID`` and the item; raises :class:`UsageError` with a clear message."""
-    from ..model.vocabulary import load_vocabulary
-    from ..workspace import Workspace
-    from ..workspace.loader import Excluder, load
+    from ...model.vocabulary import load_vocabulary
+    from ...workspace import Workspace
+    from ...workspace.loader import Excluder, load
 
     file, sep, item_id = target.rpartition("#")
     if not sep or not file or not item_id:
@@ -77,7 +77,7 @@ def load_item(target: str):
         ws.update(str(Path(source.fs_path).resolve()), source.text)
     key = str(path.resolve())
     if key not in ws.documents:
-        from ..workspace.loader import read_source
+        from ...workspace.loader import read_source
 
         one = read_source(path)
         if not hasattr(one, "text"):
@@ -98,12 +98,12 @@ def run(args: argparse.Namespace, task: str) -> int:
 
 
 def _run(args: argparse.Namespace, task: str) -> int:
-    from .context import not_modal_words, workspace_view
+    from ..item.context import not_modal_words, workspace_view
 
     if args.max_hops < 0:
         raise UsageError("--max-hops must be 0 or more")
     if task == "ask":
-        from ..workspace import Workspace
+        from ...workspace import Workspace
 
         config = _config(Path.cwd())
         view = workspace_view(Workspace(), None)
@@ -115,10 +115,10 @@ def _run(args: argparse.Namespace, task: str) -> int:
         view = workspace_view(ws, item, not_modal_words(config))
         question = ""
     os.environ.setdefault("LANCE_LOG", "error")
-    from .generate import Cancelled, LLMSettings
-    from .knowledge import open_source
+    from ..writing.generate import Cancelled, LLMSettings
+    from ..retrieval.knowledge import open_source
     from .pipeline import AgentRequest, Assistant
-    from .render import text_report
+    from ..proposing.render import text_report
 
     llm = LLMSettings() if args.offline else LLMSettings.resolve(
         config.llm.values(), base_url=args.llm_base_url, model=args.llm_model)

@@ -122,7 +122,7 @@ class LLMSettings:
         The key is read only from the environment (``SAFEREQ_LLM_API_KEY``, else ``OPENAI_API_KEY``) or an
         explicit argument, never from a file in the repository.
         """
-        from ..config import Environment, LLMConfig
+        from ...config import Environment, LLMConfig
 
         environment = Environment.read(env)
         given = {**LLMConfig.model_validate(dict(config or {})).values(),

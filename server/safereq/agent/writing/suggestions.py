@@ -30,7 +30,7 @@ class Citation:
     @property
     def label(self) -> str:
         """"ISO 26262-9:2018 §5.4.10" style, for inserted text and messages."""
-        from ..knowledge.types import cite
+        from ...knowledge.types import cite
 
         return cite(self.document, self.year, self.clause)
 

@@ -15,18 +15,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..model.ids import kind_prefix
-from ..workspace.asil import decomposition_schemes, is_valid_decomposition, parse_asil, rank
-from .context import WorkspaceView
+from ...model.ids import kind_prefix
+from ...workspace.asil import decomposition_schemes, is_valid_decomposition, parse_asil, rank
+from ..item.context import WorkspaceView
 from .generate import LLMClient
-from .knowledge import tokens
-from .loop import Evidence, LoopState
+from ..retrieval.knowledge import tokens
+from ..retrieval.loop import Evidence, LoopState
 from .patterns import child_kind
-from .plan import Plan
-from .admit import admit
-from .sanitise import quote_line
+from ..retrieval.plan import Plan
+from ..trust.admit import admit
+from ..trust.sanitise import quote_line
 from .suggestions import Answer, Citation, DerivedRequirement, Rebuttal
-from .verify import best_quote
+from ..trust.verify import best_quote
 
 _EN_MODALS = re.compile(r"\b(shall|must|will|should|has to|needs to)\b", re.IGNORECASE)
 _ZH_MODALS = re.compile(r"应|必须|需要")

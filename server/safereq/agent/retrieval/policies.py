@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .generate import LLMClient
+from ..writing.generate import LLMClient
 from .knowledge import tokens
 
 log = logging.getLogger(__name__)

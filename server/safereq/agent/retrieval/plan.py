@@ -16,13 +16,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..data import load_rules_yaml
-from ..knowledge.clause_ids import normalise_clause, parent_clause
-from ..model.clauses import find_clause_refs, parse_clause_ref
-from ..model.ids import kind_prefix
-from .context import ItemContext
+from ...data import load_rules_yaml
+from ...knowledge.clause_ids import normalise_clause, parent_clause
+from ...model.clauses import find_clause_refs, parse_clause_ref
+from ...model.ids import kind_prefix
+from ..item.context import ItemContext
 from .knowledge import tokens
-from .patterns import Pattern, item_words, rebuttal_patterns, requirement_patterns, select
+from ..writing.patterns import Pattern, item_words, rebuttal_patterns, requirement_patterns, select
 
 Task = Literal["derive", "links", "rebut", "ask"]
 

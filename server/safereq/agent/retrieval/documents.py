@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..knowledge.types import Hit
+from ...knowledge.types import Hit
 from .knowledge import KnowledgeSource
 from .policies import Choice, Condensed, OfflinePolicy
 

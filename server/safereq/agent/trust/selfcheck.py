@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks import Checker, Config
-from ..checks.findings import Finding
-from ..model.document import Document
-from ..workspace import Workspace
+from ...checks import Checker, Config
+from ...checks.findings import Finding
+from ...model.document import Document
+from ...workspace import Workspace
 
 PATH = "<suggestion>"
 # Rules about a single requirement's text and ASIL; trace rules about the rest of the workspace do not apply

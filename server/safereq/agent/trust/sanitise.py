@@ -16,7 +16,7 @@ import re
 import unicodedata
 from functools import cache
 
-from ..data import load_rules_yaml
+from ...data import load_rules_yaml
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), other two-character escapes, and 8-bit CSI.
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]")

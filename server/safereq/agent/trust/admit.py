@@ -14,7 +14,7 @@ Every text field is cleaned (:func:`.sanitise.clean`); then a suggestion is drop
 
 from __future__ import annotations
 
-from .knowledge import tokens
+from ..retrieval.knowledge import tokens
 from .sanitise import clean, rejection
 
 STATEMENT_FAMILIES = ("modal/", "wording/")
@@ -22,7 +22,7 @@ STATEMENT_FAMILIES = ("modal/", "wording/")
 
 def binding_modal_ok(statement: str, language: str, not_modal: tuple[str, ...] = ()) -> bool:
     """Exactly one modal verb that states the requirement, and it is the binding one (shall / 应)."""
-    from ..checks.analysis.modal_verbs import modal_verbs
+    from ...checks.analysis.modal_verbs import modal_verbs
 
     verbs = [v for v in modal_verbs(statement, language, not_modal) if v.modal]
     return len(verbs) == 1 and verbs[0].role == "binding"
@@ -30,7 +30,7 @@ def binding_modal_ok(statement: str, language: str, not_modal: tuple[str, ...] =
 
 def statement_findings(title: str, statement: str, language: str) -> list[str]:
     """The modal and wording rules (warning or worse) a statement breaks, checked as an item of a document."""
-    from ..checks.findings import Severity
+    from ...checks.findings import Severity
     from .selfcheck import check_suggestion
 
     head = "---\nlanguage: zh\n---\n" if language == "zh" else ""

@@ -13,10 +13,10 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 
-from ..knowledge.clause_ids import normalise_clause
-from ..knowledge.types import ClauseText
-from .knowledge import KnowledgeSource
-from .suggestions import Citation
+from ...knowledge.clause_ids import normalise_clause
+from ...knowledge.types import ClauseText
+from ..retrieval.knowledge import KnowledgeSource
+from ..writing.suggestions import Citation
 
 THRESHOLD = 90.0
 MIN_QUOTE_CHARS = 12
@@ -93,7 +93,7 @@ def best_quote(text: str, query_words: Iterable[str], max_chars: int = 220,
                weights: dict[str, float] | None = None) -> str:
     """The sentence of ``text`` sharing most (``weights``-weighted) words with the query: an extractive quote,
     which verifies by construction."""
-    from .knowledge import tokens
+    from ..retrieval.knowledge import tokens
 
     words = set(query_words)
     w = weights or {}

@@ -1,4 +1,4 @@
-"""The agent's worker process: ``python -m safereq.agent.worker``, spoken to in JSON lines over stdin/stdout.
+"""The agent's worker process: ``python -m safereq.agent.tasks.worker``, spoken to in JSON lines over stdin/stdout.
 
 The language server starts it so that LlamaIndex, LanceDB and LLM calls never run on its request path. The
 worker keeps a mirror of the workspace (the server sends changed documents before each request), one
@@ -39,9 +39,9 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from ..knowledge.location import IndexLocation, index_location
+from ...knowledge.location import IndexLocation, index_location
 
-log = logging.getLogger("safereq.agent.worker")
+log = logging.getLogger("safereq.agent.tasks.worker")
 
 MAX_LINE = 64 * 1024 * 1024
 WORKER_NICENESS = 5
@@ -75,7 +75,7 @@ class Worker:
     """Protocol state: workspace mirror, settings, the job queue and the cancel tokens of queued/running jobs."""
 
     def __init__(self, out: TextIO):
-        from ..workspace import Workspace
+        from ...workspace import Workspace
 
         self._out = out
         self._out_lock = threading.Lock()
@@ -131,7 +131,7 @@ class Worker:
             self.sync(params)
             self.send({"id": msg_id, "result": {"documents": len(self.workspace.documents)}})
         elif method == "run":
-            from .generate import CancelToken
+            from ..writing.generate import CancelToken
 
             self._tokens[msg_id] = CancelToken()
             self._jobs.put((msg_id, params))
@@ -167,8 +167,8 @@ class Worker:
     def assistant(self) -> Any:
         key = str(self.index_dir or "")
         if key not in self._assistants:
-            from .generate import LLMSettings
-            from .knowledge import open_source
+            from ..writing.generate import LLMSettings
+            from ..retrieval.knowledge import open_source
             from .pipeline import Assistant
 
             source, note = open_source(self.index_dir)
@@ -194,16 +194,16 @@ class Worker:
 
     def _warm(self) -> None:
         """Load what the first request needs (see the module docstring); never calls the model."""
-        from ..workspace import Workspace
-        from .context import workspace_view
-        from .generate import LLMSettings
+        from ...workspace import Workspace
+        from ..item.context import workspace_view
+        from ..writing.generate import LLMSettings
         from .pipeline import TASKS, AgentRequest, Assistant
 
         assistant = self.assistant()
         if assistant.llm.enabled:
             import openai  # noqa: F401  (the LLM path's client, loaded now rather than on the first request)
 
-            from .documents import _li
+            from ..retrieval.documents import _li
 
             _li()
         from .linking import warm_meaning
@@ -218,7 +218,7 @@ class Worker:
         self.warm = True
 
     def _report(self, msg_id: Any, exc: Exception) -> None:
-        from .generate import Cancelled
+        from ..writing.generate import Cancelled
 
         if isinstance(exc, Cancelled):
             self.error(msg_id, "cancelled", "cancelled")
@@ -229,7 +229,7 @@ class Worker:
             self.error(msg_id, "failed", f"{type(exc).__name__}: {exc}")
 
     def _run(self, msg_id: Any, params: dict[str, Any]) -> dict[str, Any]:
-        from .context import workspace_view
+        from ..item.context import workspace_view
         from .pipeline import AgentRequest
 
         token = self._tokens[msg_id]

@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks import classify_ears
-from ..checks.analysis.modal_verbs import main_verb, modal_verbs
-from ..checks.analysis.statements import sentence_at
-from ..data import load_rules_yaml
+from ...checks import classify_ears
+from ...checks.analysis.modal_verbs import main_verb, modal_verbs
+from ...checks.analysis.statements import sentence_at
+from ...data import load_rules_yaml
 
 _LEAD = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][\w-]*")

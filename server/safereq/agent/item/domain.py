@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..data import load_rules_yaml
+from ...data import load_rules_yaml
 from .context import ItemContext
 from .reading import Reading
 

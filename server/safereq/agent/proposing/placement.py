@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..model.ids import ATX_HEADING_RE, kind_prefix
+from ...model.ids import ATX_HEADING_RE, kind_prefix
 
 if TYPE_CHECKING:
-    from ..model.document import Document, Item
-    from ..workspace import Workspace
-    from .suggestions import DerivedRequirement
+    from ...model.document import Document, Item
+    from ...workspace import Workspace
+    from ..writing.suggestions import DerivedRequirement
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _NOT_PROSE = re.compile(r"^\s*(?:[-*+>|#=`~<]|\d{1,9}[.)]\s|$)")
@@ -34,7 +34,7 @@ DEFAULT_ORDER = ("asil", "derived-from", "safe-state", "ftti", "allocated-to", "
 
 @cache
 def _labels() -> dict[str, str]:
-    from ..data import load_rules_yaml
+    from ...data import load_rules_yaml
 
     return {key: str(spec.get("label") or spec["aliases"][0]) for key, spec in
             load_rules_yaml("attributes.yaml")["attributes"].items()}
@@ -224,7 +224,7 @@ def _units(words: list[str]) -> list[str]:
 
 def item_lines(s: DerivedRequirement, style: Style, cites: list[str], rationale: str) -> list[str]:
     """The derived requirement as the document would write it (no trailing blank line)."""
-    from .sanitise import quote_line as one  # one line, no escapes or controls, whoever wrote the text
+    from ..trust.sanitise import quote_line as one  # one line, no escapes or controls, whoever wrote the text
 
     out = [f"{'#' * style.level} {one(s.id)}: {one(s.title)}"]
     if style.blank_after_heading:
