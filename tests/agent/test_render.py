@@ -26,7 +26,7 @@ def test_rendering_writes_only_verified_citations_into_attributes():
     # The verified citation is shown as the command line shows it; the unverified one is no citation.
     assert '> cites ISO 26262-9:2018 §5 (verified): "decomposed' in text and "ISO 99999" not in text
     block, n = propose(SuggestionSet("rebut", "llm", "CLM-1", [Rebuttal("violated assumption", "x", "CLM-1", [bad])]))
-    assert (block, n) == ("", 0)  # a rebuttal without a verified citation is not presented
+    assert (block, n) == ("", 0)  # a rebuttal whose citations all fail is not presented
     assert "violated assumption" not in text_report(SuggestionSet("rebut", "llm", "CLM-1", [
         Rebuttal("violated assumption", "x", "CLM-1", [bad])]))  # nor on the command line
 

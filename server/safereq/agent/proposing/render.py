@@ -24,21 +24,30 @@ def quote(c: Citation, limit: int = 160) -> str:
 
 def shown_citations(s: object) -> list[Citation]:
     """The citations shown with a suggestion, by the command line and the review block alike: the verified
-    ones (an unverified citation is no citation; the notes say how many were left out)."""
-    return [c for c in getattr(s, "citations", []) if c.verified]
+    ones and the clause summaries (an unverified citation is no citation; the notes say how many were left out)."""
+    return [c for c in getattr(s, "citations", []) if c.stands]
 
 
 def citation_text(c: Citation) -> str:
     """One citation with its edition and verification state, as both the command line and the editor's
-    review block show it: ``cites ISO 26262-9:2018 §5.4 (verified): "…"``."""
+    review block show it: ``cites ISO 26262-9:2018 §5.4 (verified): "…"`` for a quote found in the indexed
+    text, ``cites ISO 26262-9:2018 §5.4 Title (summary by safereq, not the standard's words): …`` for a clause
+    known only from the shipped catalogue: never in quotation marks, so it cannot pass for the standard's wording."""
+    if c.summary and not c.verified:
+        title = f" {one_line(c.title)}" if c.title else ""
+        return f"cites {one_line(c.label)}{title} (summary by safereq, not the standard's words): {quote(c, 600)}"
     mark = "verified" if c.verified else f"UNVERIFIED: {one_line(c.note)}" if c.note else "UNVERIFIED"
     return f'cites {one_line(c.label)} ({mark}): "{quote(c, 200)}"'
 
 
 def presentable(s: object) -> bool:
-    """Whether a suggestion is shown at all: a rebuttal or a clause to cite stands on its verified citation."""
-    if isinstance(s, Rebuttal) or (isinstance(s, TraceLinkSuggestion) and s.relation not in ("parent", "child")):
-        return any(c.verified for c in s.citations)
+    """Whether a suggestion is shown at all: a clause to cite stands on its citation; a rebuttal that claims
+    citations of which none stands is not shown; an offline rebuttal without any stands on its own words (a
+    citation is attached only where a clause is about it)."""
+    if isinstance(s, TraceLinkSuggestion) and s.relation not in ("parent", "child"):
+        return any(c.stands for c in s.citations)
+    if isinstance(s, Rebuttal) and s.citations:
+        return any(c.stands for c in s.citations)
     return True
 
 

@@ -36,7 +36,7 @@ _TASK_OF = {v: k for k, v in WHAT.items()}
 HEADER_RE = re.compile(r"^> \*\*safereq review: (derived requirements from|trace links for|rebuttals for) ([^*\s]+)\*\*")
 _DERIVED_START = re.compile(r"^> {0,3}#{1,6} ")
 _BULLET_START = re.compile(r"^> - ")
-_CITE_LINE = re.compile(r"^\s*cites .+ \((?:verified|UNVERIFIED[^)]*)\): \"")
+_CITE_LINE = re.compile(r"^\s*cites .+ \((?:verified|UNVERIFIED[^)]*|summary by safereq, not the standard's words)\): ")
 _LINK_ENTRY = re.compile(r"^- (Derived from|Child|Cites): `([^`]+)`")
 _REBUTTAL_ENTRY = re.compile(r"^- \*([^*]+)\*: (.*)$")
 _PROPOSED = re.compile(r"— \d+ suggestions? proposed")
@@ -57,9 +57,10 @@ def header(task: str, item_id: str, count: int, mode: str, where: str = "") -> s
 
 def derived_entry(s: DerivedRequirement, style: Style, mode: str) -> list[str]:
     """The entry of one derived requirement: the item as it will be written, then its citations."""
-    verified = [c for c in s.citations if c.verified]
+    verified = [c for c in s.citations if c.stands]
     cites = list(dict.fromkeys(_one(c.label) for c in verified))
-    evidence = f' {verified[0].label}: "{quote(verified[0])}"' if verified else ""
+    evidence = (f" {verified[0].label} (summary): {quote(verified[0])}" if verified and verified[0].summary
+                else f' {verified[0].label}: "{quote(verified[0])}"' if verified else "")
     rationale = f"suggested by safereq ({MODE_WORDS.get(mode, mode)}); {_one(s.rationale or s.pattern)}.{evidence}"
     lines = item_lines(s, style, cites, rationale)
     if verified:
@@ -300,7 +301,7 @@ def _accept_links(ws: Workspace, item: Item | None, chosen: list[Entry], edits: 
         if relation == "Derived from":
             parents.append(target)
         elif relation == "Cites":
-            if not any("(verified):" in c for c in e.lines[1:]):
+            if not any("(verified):" in c or "(summary by safereq" in c for c in e.lines[1:]):
                 raise ReviewError(f"{target} has no verified citation, so it is not written into the item")
             cites.append(target)
         else:

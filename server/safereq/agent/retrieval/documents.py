@@ -23,6 +23,7 @@ from typing import Any
 
 from ...knowledge.types import Hit
 from .knowledge import KnowledgeSource
+from ..trust.citing import uncitable
 from .policies import Choice, Condensed, OfflinePolicy
 
 log = logging.getLogger(__name__)
@@ -231,6 +232,8 @@ def route_documents(source: KnowledgeSource, policy: OfflinePolicy, query: str, 
     scores: dict[str, float] = {}
     found: dict[tuple[str, str], float] = {}
     for hit in source.search(query, limit=30):
+        if uncitable(hit.title or ""):
+            continue  # "Inputs to this clause" and the like name everything and answer nothing
         scores[hit.document] = max(scores.get(hit.document, 0.0), hit.score)
         found[(hit.document, hit.clause)] = max(found.get((hit.document, hit.clause), 0.0), hit.score)
     top = max(scores.values(), default=0.0) or 1.0

@@ -25,6 +25,9 @@ from ..writing.patterns import Pattern, child_kind, slots, text_for, try_fill
 from ..retrieval.plan import Plan, hint
 from ..item.reading import read_statement
 from ..trust.selfcheck import Draft, findings
+from ..writing.analogues import Analogue, analogues, keeps_limits
+from ..writing.refinements import refinements
+from ..writing.splitting import split
 from ..writing.suggestions import DerivedRequirement
 
 
@@ -37,6 +40,7 @@ class _Candidate:
     note: str = ""
     group: int = 0  # the drafts of one decomposition stand or fall together
     fallback: str = ""
+    refines: bool = True  # False for the independence requirement of a decomposition, which states no limit
 
 
 def _candidates(plan: Plan, view: WorkspaceView, values: dict[str, str]) -> list[_Candidate]:
@@ -60,7 +64,8 @@ def _candidates(plan: Plan, view: WorkspaceView, values: dict[str, str]) -> list
                 assert statement is not None
                 out.append(_Candidate(p, f"{title} ({i + 1})", statement, level, note, group=n))
             out.append(_Candidate(p, f"{title} (independence)", independence, ctx.asil,
-                                  "the decomposition holds only with sufficient independence", group=n))
+                                  "the decomposition holds only with sufficient independence", group=n,
+                                  refines=False))
             continue
         statement = try_fill(template, values)
         fallback = try_fill(text_for(p, p.fallback, ctx), values) or ""
@@ -97,18 +102,129 @@ def _self_checked(cands: list[_Candidate], view: WorkspaceView, ids: list[str], 
     return kept
 
 
+def _from_analogues(found: list[Analogue], view: WorkspaceView, notes: list[str]) -> list[DerivedRequirement]:
+    """The analogues of the siblings' children, with fresh IDs of the children's kind, that pass safereq's checks
+    (a finding the team's own child has too is its house style, not a fault of the analogue)."""
+    ctx = view.item
+    assert ctx is not None
+    out: list[DerivedRequirement] = []
+    taken = set(view.ids)
+    by_id = {it.id: it for it in view.items}
+    for a in found:
+        new_id = new_ids(ctx.id, a.kind, taken, 1)[0]
+        taken.add(new_id)
+        own = findings([Draft(new_id, a.title, a.statement, ctx.asil)], ctx.id, ctx.title, ctx.asil).get(new_id, [])
+        model = by_id[a.child]
+        house = findings([Draft(new_id, model.title, model.statement, ctx.asil)], ctx.id, ctx.title, ctx.asil).get(new_id, [])
+        house_rules = {f.split(":")[0] for f in house}
+        extra = [f for f in own if f.split(":")[0] not in house_rules]
+        if extra:
+            notes.append(f"the analogue of {a.child} was dropped: safereq's own checks flag it ({extra[0]})")
+            continue
+        carried = "; ".join(f"'{old}' → '{new}'" for old, new in a.carried)
+        out.append(DerivedRequirement(
+            id=new_id, title=a.title, statement=a.statement, asil=ctx.asil, derived_from=[ctx.id], citations=[],
+            pattern="sibling-analogue", ears="",
+            rationale=f"written like {a.child}, the child of the sibling {a.sibling} ({carried})"))
+    return out
+
+
+def house_kind(view: WorkspaceView) -> str:
+    """The kind the item's children get: the one its siblings' children have most, else the usual child kind
+    (SG → FSR, FSR → TSR, rules/patterns/requirements.yaml)."""
+    ctx = view.item
+    assert ctx is not None
+    parents = {p.id for p in ctx.parents}
+    siblings = {it.id for it in view.items if set(it.parents) & parents and it.id != ctx.id}
+    kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & siblings]
+    return max(sorted(set(kinds)), key=kinds.count) if kinds else child_kind(kind_prefix(ctx.id))
+
+
+def _from_parts(parts: list[str], view: WorkspaceView, notes: list[str]) -> list[DerivedRequirement]:
+    """One derived requirement per single requirement the item bundles, in the kind its siblings' children
+    have (else the usual child kind); a part safereq's checks flag (beyond what they flag in the item itself,
+    its house style) drops the whole split, since the parts only stand together."""
+    ctx = view.item
+    assert ctx is not None
+    ids = new_ids(ctx.id, house_kind(view), view.ids, len(parts))
+    titles = [f"{ctx.title} ({n}/{len(parts)})" for n in range(1, len(parts) + 1)]
+    drafts = [Draft(i, title, part, ctx.asil) for i, title, part in zip(ids, titles, parts)]
+    found = findings(drafts, ctx.id, ctx.title, ctx.asil)
+    house = {f.split(":")[0] for f in findings([Draft(ids[0], ctx.title, ctx.statement, ctx.asil)], ctx.id, ctx.title,
+                                               ctx.asil).get(ids[0], [])}
+    flagged = [(i, f) for i, fs in found.items() for f in fs if f.split(":")[0] not in house]
+    if flagged:
+        notes.append(f"the split of {ctx.id} into {len(parts)} requirements was dropped: safereq's own checks flag "
+                     f"a part ({flagged[0][1]})")
+        return []
+    return [DerivedRequirement(id=i, title=title, statement=part, asil=ctx.asil, derived_from=[ctx.id], citations=[],
+                               pattern="split", rationale=f"{ctx.id} asks {len(parts)} things; one requirement each, "
+                               "with its conditions and limits as written")
+            for i, title, part in zip(ids, titles, parts)]
+
+
+def _safety_chain(ctx) -> bool:
+    """Whether the item is a safety goal or safety requirement, the items the offline safety patterns are for."""
+    return ctx.category in ("safety-goal", "safety-requirement")
+
+
 def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[DerivedRequirement], list[str]]:
-    """Derived requirements for the view's item, and notes on what was left out and why."""
+    """Derived requirements for the view's item, and notes on what was left out and why.
+
+    Precision first: the siblings' children are followed when they show how the team derives (offline, the
+    only way to know the team's kinds and wording); the safety patterns are used only for safety goals and
+    safety requirements of a technical element, and only where every limit of the item is kept. Otherwise
+    nothing is derived, and the notes say why and what would help."""
     ctx = view.item
     assert ctx is not None
     reading = read_statement(ctx.statement, ctx.language)
     domain, nature = domain_of(ctx, reading), nature_of(ctx, reading)
     notes = [f"read as a {nature} requirement of a {domain} element"]
+    found = analogues(ctx, view.items)
+    if found:
+        out = _from_analogues(found, view, notes)
+        if out:
+            return out, notes
+    parts = split(ctx.statement, ctx.language)
+    if parts:
+        out = _from_parts(parts, view, notes)
+        if out:
+            return out, notes
+    refined = refinements(ctx.statement, nature, ctx.language) if nature != "process" else []
+    if refined:
+        ids = new_ids(ctx.id, house_kind(view), view.ids, len(refined))
+        drafts = [Draft(i, r.title, r.statement, ctx.asil) for i, r in zip(ids, refined)]
+        found = findings(drafts, ctx.id, ctx.title, ctx.asil)
+        out = []
+        for i, r in zip(ids, refined):
+            if found.get(i):
+                notes.append(f"{r.id}: dropped, safereq's own checks flag it ({found[i][0]})")
+                continue
+            out.append(DerivedRequirement(id=i, title=r.title, statement=r.statement, asil=ctx.asil,
+                                          derived_from=[ctx.id], citations=[], pattern=r.id,
+                                          rationale=f"what {ctx.id} leaves open, in its own words"))
+        if out:
+            return out, notes
     if nature == "process":
-        notes.append("a process requirement: no technical requirement is derived from it")
+        notes.append("a process requirement: offline, only the way its siblings were refined is followed, and "
+                     "none of its siblings has children to follow; a model endpoint can refine it into who does "
+                     "what, when and with which work product")
+        return [], notes
+    if not _safety_chain(ctx):
+        notes.append("nothing derived: no sibling with children shows how the team refines such items, and the "
+                     "offline safety patterns are only for safety goals and safety requirements; derive one "
+                     "sibling by hand or configure a model endpoint")
         return [], notes
     values = slots(ctx, domain, view.items)
-    cands = _candidates(plan, view, values)
+    drafted = _candidates(plan, view, values)
+    lost = {id(c) for c in drafted if c.refines and not keeps_limits(ctx.statement, c.statement, negation=False)}
+    lost_groups = {c.group for c in drafted if id(c) in lost and c.group}
+    cands = []
+    for c in drafted:
+        if id(c) in lost or (c.group and c.group in lost_groups):
+            notes.append(f"{c.pattern.id}: dropped, it would lose a limit of {ctx.id}")
+        else:
+            cands.append(c)
     provisional = new_ids(ctx.id, child_kind(kind_prefix(ctx.id)), view.ids, len(cands))
     kept = _self_checked(cands, view, provisional, notes)
     cited = []

@@ -15,7 +15,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..writing.compose import answer_llm, answer_offline, derive_llm, rebut_llm
+from ..writing.answering import answer_offline, expand, none_text, outside_index, outside_text, search_query
+from ..writing.compose import answer_llm, derive_llm, rebut_llm
+from ..trust.citing import uncitable
 from .derive import derive_offline
 from .rebut import rebut_offline
 from ..item.context import WorkspaceView
@@ -108,6 +110,11 @@ class Assistant:
                  report: Progress, trace: list[str]) -> SuggestionSet:
         """One whole run in one mode: with ``client`` every step is the model's, without it every step is
         offline. ``trace`` collects the steps (kept for ``--verbose`` when a model attempt is abandoned)."""
+        if request.task == "ask":
+            names = outside_index(request.question, {d.document for d in self.source.documents()})
+            if names:
+                notes.append(outside_text(request.question, names))
+                return SuggestionSet("ask", MODE_LLM if client else MODE_OFFLINE, "", [], notes, trace, {})
         policy: OfflinePolicy = LLMPolicy(client) if client else OfflinePolicy()
         plan, state = self.gather(request, client, policy, notes, cancel, report, trace)
         cancel.raise_if_cancelled()
@@ -115,24 +122,30 @@ class Assistant:
         suggestions, more = self._compose(request, client, plan, state)
         notes.extend(more)
         report("verifying citations", 95)
-        offered, more = self._verified(request.task, suggestions)
+        offered, more = self._verified(request.task, suggestions, by_model=client is not None)
         notes.extend(more)
         if client is not None and not offered:
             raise NothingUsable("none of the model's suggestions survived validation and citation checks")
         if request.task == "ask" and not offered:
-            notes.append("no answer: nothing in the index supports one with a verified citation")
+            notes.append(none_text(request.question))
         ctx = request.view.item
         return SuggestionSet(request.task, MODE_LLM if client else MODE_OFFLINE, ctx.id if ctx else "", offered,
                              notes, state.trace, client.usage.as_dict() if client else {})
 
-    def _verified(self, task: str, suggestions: list) -> tuple[list, list[str]]:
-        """Only verified citations are kept; a suggestion that needs one and has none is not offered."""
+    def _verified(self, task: str, suggestions: list, by_model: bool = False) -> tuple[list, list[str]]:
+        """Only citations that stand (verified, or a clause summary) and whose clause may be cited are kept.
+        An answer, a clause to cite and anything a model wrote needs one to be offered (evidence is what a
+        model's text earns its place with); an offline derived requirement or rebuttal, built from the item's
+        own words, stands on them, and carries a citation only where a clause is about it."""
         verifier = Verifier(self.source)
         failed, unsupported, out = 0, 0, []
         for s in suggestions:
             cites, bad = verifier.check_all(s.citations, drop_unverified=True)
+            cites = [c for c in cites if not uncitable(c.title)]
             failed += bad
-            if not cites and not (isinstance(s, TraceLinkSuggestion) and s.relation in ("parent", "child")):
+            link = isinstance(s, TraceLinkSuggestion)
+            if not cites and (task == "ask" or (link and s.relation not in ("parent", "child"))
+                              or (by_model and not link)):
                 unsupported += 1
                 continue
             out.append(replace(s, citations=cites))
@@ -168,7 +181,7 @@ class Assistant:
 
         cancel.raise_if_cancelled()
         report("routing to documents", 15)
-        query = " ".join([plan.spec.topic, *plan.spec.keywords[:8]]) if ctx else request.question
+        query = " ".join([plan.spec.topic, *plan.spec.keywords[:8]]) if ctx else search_query(request.question)
         routed, priors, global_scores = route_documents(self.source, policy, query, preferred=plan.spec.documents,
                                          limit=request.max_documents)
         trace.extend(f"route: {doc} ({why})" for doc, why in routed)
@@ -206,7 +219,7 @@ class Assistant:
                  "indexed_documents": sorted(indexed)}, max_tokens=PLAN_TOKENS)
             plan = plan_from_llm(request.task, ctx, request.question, indexed, proposed)
         else:
-            plan = deterministic_plan(request.task, ctx, request.question, indexed)
+            plan = deterministic_plan(request.task, ctx, expand(request.question), indexed)
         notes.extend(plan.notes)
         return plan
 
@@ -228,5 +241,5 @@ class Assistant:
             return links_offline(plan, state, view), []
         if task == "rebut":
             return rebut_offline(plan, state, view)
-        answer = answer_offline(plan, state, request.question)
+        answer = answer_offline(state, request.question)
         return ([answer] if answer.citations else []), []

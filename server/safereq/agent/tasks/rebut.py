@@ -11,20 +11,31 @@ from __future__ import annotations
 
 from ..trust.citing import about
 from ..item.context import WorkspaceView
-from ..item.domain import domain_of
+from ..item.domain import domain_of, nature_of
 from ..retrieval.loop import LoopState
 from ..writing.patterns import examples_for, slots, text_for, try_fill
 from ..retrieval.plan import Plan, hint
 from ..item.reading import read_statement
+from ..writing.defeaters import defeaters
 from ..writing.suggestions import Rebuttal
 
 
 def rebut_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
+    """Defeaters held by the item's own words (a limit it states, a thing it relies on) for any item; the
+    failure-mode patterns (with their citations) only for safety goals, safety requirements and claims."""
     ctx = view.item
     assert ctx is not None
-    domain = domain_of(ctx, read_statement(ctx.statement, ctx.language))
-    values = slots(ctx, domain, view.items)
+    reading = read_statement(ctx.statement, ctx.language)
+    domain, nature = domain_of(ctx, reading), nature_of(ctx, reading)
     out, notes = [], []
+    for d in defeaters(ctx.id, ctx.statement, nature, ctx.language, domain):
+        out.append(Rebuttal(d.category, d.statement, ctx.id, [], d.id, d.mitigation))
+    if ctx.category not in ("safety-goal", "safety-requirement", "claim"):
+        if not out:
+            notes.append(f"no defeater fits {ctx.id}: it states no limit and names nothing it relies on that "
+                         "the offline defeaters know; a model endpoint can look further")
+        return out, notes
+    values = slots(ctx, domain, view.items)
     for p in plan.patterns:
         examples = examples_for(p, ctx, values, domain)
         template = text_for(p, p.templates, ctx)

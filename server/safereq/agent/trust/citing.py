@@ -28,6 +28,12 @@ def _uncitable() -> frozenset[str]:
     return frozenset(str(t).lower() for t in load_rules_yaml("patterns/domains.yaml")["uncitable-titles"])
 
 
+def uncitable(title: str) -> bool:
+    """Whether a clause with this title is never cited, by any command (rules/patterns/domains.yaml): a whole
+    glossary, a scope, the inputs or work products of a clause say nothing a suggestion or an answer rests on."""
+    return title.strip().lower() in _uncitable()
+
+
 def _mentions(text: str, phrase: str) -> bool:
     return re.search(r"(?<![\w-])" + re.escape(phrase.lower()), text.lower()) is not None
 

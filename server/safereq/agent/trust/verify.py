@@ -66,8 +66,11 @@ class Verifier:
         if len(normalise(quote)) < MIN_QUOTE_CHARS:
             return replace(base, verified=False, note="quote too short to verify")
         score = quote_score(quote, found.text)
+        if score >= self.threshold and found.kind == "catalogue":
+            return replace(base, verified=False, summary=True, score=score,
+                           note="safereq's summary of the clause: no indexed text of it to verify a quote against")
         if score >= self.threshold:
-            return replace(base, verified=True, score=score, note="")
+            return replace(base, verified=True, summary=False, score=score, note="")
         return replace(base, verified=False, score=score, note=f"quote not found in the clause text ({score:.0f}%)")
 
     def check_all(self, citations: Iterable[Citation], *, drop_unverified: bool = False) -> tuple[list[Citation], int]:
@@ -81,7 +84,7 @@ class Verifier:
             if key in seen:
                 continue
             seen.add(key)
-            if not checked.verified:
+            if not checked.stands:
                 failed += 1
                 if drop_unverified:
                     continue

@@ -8,7 +8,6 @@ indexed; citations go through :mod:`.verify`.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 from typing import Literal
@@ -128,19 +127,6 @@ def evidence_context(state: LoopState, query: str) -> list[dict[str, str]]:
 
 
 # -- offline composition ---------------------------------------------------------------------------------
-def answer_offline(plan: Plan, state: LoopState, question: str) -> Answer:
-    """The best-matching sentence of each of the three best clauses; rare question words weigh more."""
-    best = citable(ranked_evidence(state, question, by="retrieval"))[:3]
-    words = tokens(question)
-    if not best:
-        return Answer("Nothing in the index answers this question.")
-    pool = [set(tokens(e.text)) for e in state.evidence.values()]
-    weights = {t: math.log(1 + len(pool) / (1 + sum(t in p for p in pool))) for t in words}
-    quotes = [best_quote(e.text, words, weights=weights) for e in best]
-    text = " ".join(f"{q} ({cite(e, question).label})" for q, e in zip(quotes, best))
-    return Answer(text, [Citation(e.document, e.clause, q, title=e.title, year=e.year) for q, e in zip(quotes, best)])
-
-
 # -- LLM composition -------------------------------------------------------------------------------------
 class _Output(BaseModel):
     """What a model writes: a field it makes up is an error (the schema it is given forbids extra fields)."""
@@ -256,7 +242,9 @@ def rebut_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, vi
 
 def answer_llm(client: LLMClient, question: str, plan: Plan, state: LoopState) -> tuple[list[Answer], list[str]]:
     out = client.structured("answer_question", AnswerOut,
-                            "Answer the question from the context only, citing the clauses you use.",
+                            "Answer the question from the context only, in the language the question is written in, "
+                            "in whole sentences, citing the clauses that state what you say (never a clause's "
+                            "inputs, scope or general introduction). If the context does not answer it, say so.",
                             {"question": question, "context": evidence_context(state, question)})
     vocabulary = set(tokens(question)) | {t for e in state.evidence.values() for t in tokens(f"{e.title} {e.text}")}
     fields, why = admit({"answer": out.answer}, vocabulary=vocabulary, what="answer", statement_key="answer")

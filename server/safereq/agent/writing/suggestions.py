@@ -16,7 +16,9 @@ MODE_LLM = "llm"
 
 @dataclass(slots=True)
 class Citation:
-    """A clause and a quoted span of its indexed text; ``verified`` once :mod:`.verify` found both."""
+    """A clause and a span of its text: ``verified`` once :mod:`.verify` found the span in text the user indexed;
+    ``summary`` when the clause's only text is safereq's own summary of it (the shipped clause catalogue),
+    which is shown as a summary, never as a quotation of the standard."""
 
     document: str
     clause: str
@@ -26,6 +28,12 @@ class Citation:
     year: str = ""
     score: float = 0.0
     note: str = ""
+    summary: bool = False
+
+    @property
+    def stands(self) -> bool:
+        """Whether the citation may be shown: its span was found in indexed text, or in the clause summary."""
+        return self.verified or self.summary
 
     @property
     def label(self) -> str:
@@ -35,8 +43,8 @@ class Citation:
         return cite(self.document, self.year, self.clause)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"document": self.document, "clause": self.clause, "quote": self.quote,
-                               "verified": self.verified}
+        out: dict[str, Any] = {"document": self.document, "clause": self.clause,
+                               "summary" if self.summary else "quote": self.quote, "verified": self.verified}
         if self.title:
             out["title"] = self.title
         if self.year:
@@ -165,8 +173,9 @@ def from_json(data: dict[str, Any]) -> SuggestionSet:
     task = data.get("task", "")
     sugg: list[Any] = []
     for raw in data.get("suggestions", []):
-        cites = [Citation(c["document"], c["clause"], c["quote"], bool(c.get("verified")), c.get("title", ""),
-                          c.get("year", ""), note=c.get("note", "")) for c in raw.get("citations", [])]
+        cites = [Citation(c["document"], c["clause"], c.get("quote", c.get("summary", "")), bool(c.get("verified")),
+                          c.get("title", ""), c.get("year", ""), note=c.get("note", ""), summary="summary" in c)
+                 for c in raw.get("citations", [])]
         if task == "derive":
             sugg.append(DerivedRequirement(
                 raw["id"], raw.get("title", ""), raw["statement"], raw.get("asil", ""), list(raw.get("derived_from", [])),
