@@ -25,7 +25,7 @@ from ..writing.patterns import Pattern, child_kind, slots, text_for, try_fill
 from ..retrieval.plan import Plan, hint
 from ..item.reading import read_statement
 from ..trust.selfcheck import Draft, findings
-from ..writing.analogues import Analogue, analogues, keeps_limits
+from ..writing.analogues import Analogue, analogues, house_kind, keeps_limits
 from ..writing.refinements import refinements
 from ..writing.splitting import split
 from ..writing.suggestions import DerivedRequirement
@@ -127,17 +127,6 @@ def _from_analogues(found: list[Analogue], view: WorkspaceView, notes: list[str]
             pattern="sibling-analogue", ears="",
             rationale=f"written like {a.child}, the child of the sibling {a.sibling} ({carried})"))
     return out
-
-
-def house_kind(view: WorkspaceView) -> str:
-    """The kind the item's children get: the one its siblings' children have most, else the usual child kind
-    (SG → FSR, FSR → TSR, rules/patterns/requirements.yaml)."""
-    ctx = view.item
-    assert ctx is not None
-    parents = {p.id for p in ctx.parents}
-    siblings = {it.id for it in view.items if set(it.parents) & parents and it.id != ctx.id}
-    kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & siblings]
-    return max(sorted(set(kinds)), key=kinds.count) if kinds else child_kind(kind_prefix(ctx.id))
 
 
 def _from_parts(parts: list[str], view: WorkspaceView, notes: list[str]) -> list[DerivedRequirement]:

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ...model.ids import kind_prefix
-from ..item.context import ItemContext, ItemSummary
+from ..item.context import ItemContext, ItemSummary, WorkspaceView
+from .patterns import child_kind
 
 MIN_SIMILARITY = 0.45  # share of the sibling's and the item's words in common (difflib ratio)
 _WORD = re.compile(r"`[^`]*`|\d+(?:[.,]\d+)*|[\w+/%°±<>≤≥-]+(?:\.[\w-]+)*|[^\w\s]", re.UNICODE)
@@ -144,3 +145,32 @@ def analogues(ctx: ItemContext, items: tuple[ItemSummary, ...], limit: int = 2) 
             if len(out) >= limit:
                 return out
     return out
+
+
+def house_kind(view: WorkspaceView) -> str:
+    """The kind the item's children get: the one its siblings' children have most, else the usual child kind
+    (SG → FSR, FSR → TSR, rules/patterns/requirements.yaml)."""
+    ctx = view.item
+    assert ctx is not None
+    parents = {p.id for p in ctx.parents}
+    siblings = {it.id for it in view.items if set(it.parents) & parents and it.id != ctx.id}
+    kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & siblings]
+    return max(sorted(set(kinds)), key=kinds.count) if kinds else child_kind(kind_prefix(ctx.id))
+
+
+def house_examples(view: WorkspaceView, siblings: int = 3, children: int = 2) -> list[dict[str, object]]:
+    """The item's siblings that have children, with those children, closest sibling first: the examples a
+    model is shown so that what it writes reads like the team's own children."""
+    ctx = view.item
+    assert ctx is not None
+    parents = {p.id for p in ctx.parents}
+    kids: dict[str, list[ItemSummary]] = {}
+    for it in view.items:
+        for p in it.parents:
+            kids.setdefault(p, []).append(it)
+    sibs = [it for it in view.items if it.id != ctx.id and parents & set(it.parents) and kids.get(it.id)]
+    sibs.sort(key=lambda s: SequenceMatcher(None, _words(s.statement.lower()), _words(ctx.statement.lower()),
+                                            autojunk=False).ratio(), reverse=True)
+    return [{"sibling": {"id": s.id, "statement": s.statement},
+             "its_children": [{"id": k.id, "title": k.title, "statement": k.statement} for k in kids[s.id][:children]]}
+            for s in sibs[:siblings]]

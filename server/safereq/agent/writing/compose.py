@@ -14,13 +14,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...model.ids import kind_prefix
 from ...workspace.asil import decomposition_schemes, is_valid_decomposition, parse_asil, rank
 from ..item.context import WorkspaceView
+from ..item.domain import domain_of, nature_of
+from ..item.reading import read_statement
+from .analogues import house_examples, house_kind, keeps_limits
 from .generate import LLMClient
 from ..retrieval.knowledge import tokens
 from ..retrieval.loop import Evidence, LoopState
-from .patterns import child_kind
 from ..retrieval.plan import Plan
 from ..trust.admit import admit
 from ..trust.sanitise import quote_line
@@ -128,6 +129,32 @@ def evidence_context(state: LoopState, query: str) -> list[dict[str, str]]:
 
 # -- offline composition ---------------------------------------------------------------------------------
 # -- LLM composition -------------------------------------------------------------------------------------
+_NATURE_HINT = {
+    "process": "The item is a process requirement: refine it into who does what, when, and with which work "
+               "product or record as evidence; never a runtime monitor, a safe state or a fault reaction.",
+    "design": "The item is a design property: refine it into interface, error, resource and timing "
+              "requirements of its element; no runtime monitor unless the item asks for one.",
+    "behaviour": "Refine the item into what its element does at its interfaces, on errors, with its resources "
+                 "and in time; a monitor or a safe state only where the item's own words call for one.",
+}
+_PROCESS_ONLY_RUNTIME = re.compile(r"safe state|fault tolerant time|FTTI|safety monitor|安全状态|容错时间", re.IGNORECASE)
+
+
+def _unfit(item: str, statement: str, nature: str) -> str:
+    """Why a model's derived requirement does not fit the item ("" when it fits): it loses a number of the
+    item, or gives a process requirement a runtime reaction."""
+    if not keeps_limits(item, statement, negation=False):
+        return "it loses a limit of the item"
+    if nature == "process" and _PROCESS_ONLY_RUNTIME.search(statement):
+        return "a runtime monitor or safe state for a process requirement"
+    return ""
+
+
+def restates(item: str, text: str) -> bool:
+    """Whether a rebuttal only restates the item (most of its words are the item's, in the item's order)."""
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, item.lower().split(), text.lower().split(), autojunk=False).ratio() >= 0.75
 class _Output(BaseModel):
     """What a model writes: a field it makes up is an error (the schema it is given forbids extra fields)."""
 
@@ -188,14 +215,22 @@ def _vocabulary(view: WorkspaceView, state: LoopState) -> set[str]:
 def derive_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[DerivedRequirement], list[str]]:
     ctx = view.item
     assert ctx is not None
+    reading = read_statement(ctx.statement, ctx.language)
+    domain, nature = domain_of(ctx, reading), nature_of(ctx, reading)
     patterns = "; ".join(f"{p.id} ({p.name}, EARS {p.ears})" for p in plan.patterns)
     out = client.structured(
         "derive_requirements", DerivedOut,
-        "Derive safety requirements from the item. Each statement has exactly one 'shall' (or 应 in Chinese) in "
-        "an EARS shape; the ASIL is the item's, or a valid ISO 26262-9 decomposition written X(Y) together with "
-        "a requirement for the independence it depends on. Write in the item's language. Consider these "
-        f"patterns: {patterns or 'monitoring, reaction within the FTTI, redundancy, plausibility, warning, degradation'}.",
-        {"request": request, "context": evidence_context(state, plan.spec.topic)})
+        "Derive requirements from the item, fewer and better: each one right for this item or none at all. Its "
+        "subject is the item's element (never the fault, a work product or 'the system' by default); it keeps "
+        "the item's conditions, limits and negations word for word (a 50 ms limit stays 50 ms, or is split into "
+        "named budgets that add up to it); it names the item's own signals and elements. "
+        + _NATURE_HINT.get(nature, _NATURE_HINT["behaviour"]) +
+        " Where the item's siblings already have children (house_examples), write like them: their kind, "
+        "wording and level of detail. Each statement has exactly one 'shall' (or 应 in Chinese); the ASIL is "
+        "the item's, or a valid ISO 26262-9 decomposition written X(Y) with a requirement for the independence "
+        f"it depends on. Write in the item's language. Patterns that may fit: {patterns or 'none'}.",
+        {"request": request, "reading": {"domain": domain, "nature": nature},
+         "house_examples": house_examples(view), "context": evidence_context(state, plan.spec.topic)})
     notes: list[str] = []
     vocabulary = _vocabulary(view, state)
     kept: list[tuple[RequirementOut, dict[str, str]]] = []
@@ -206,13 +241,17 @@ def derive_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, v
         if fields is None:
             notes.append(why)
             continue
+        unfit = _unfit(ctx.statement, fields["statement"], nature)
+        if unfit:
+            notes.append(f"a suggestion was dropped: {unfit}")
+            continue
         kept.append((r, fields))
     asils = [r.asil or ctx.asil for r, _ in kept]
     if not asils_acceptable(asils, ctx.asil):
         notes.append(f"the model's ASILs {', '.join(asils)} are neither inherited nor a valid decomposition of "
                      f"{ctx.asil}; set to the inherited ASIL {ctx.asil}")
         asils = [ctx.asil] * len(kept)
-    ids = new_ids(ctx.id, child_kind(kind_prefix(ctx.id)), view.ids, len(kept))
+    ids = new_ids(ctx.id, house_kind(view), view.ids, len(kept))
     known = {p.id for p in plan.patterns}
     return [DerivedRequirement(i, f["title"], f["statement"], a, [ctx.id], _citations(r.citations),
                                r.pattern if r.pattern in known else "", r.ears, f["rationale"])
@@ -222,11 +261,15 @@ def derive_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, v
 def rebut_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[list[Rebuttal], list[str]]:
     ctx = view.item
     assert ctx is not None
+    reading = read_statement(ctx.statement, ctx.language)
     out = client.structured(
         "suggest_rebuttals", RebuttalsOut,
-        "List ways the item could fail to hold (defeaters): unhandled failure modes, SOTIF triggering conditions, "
-        "violated assumptions, common-cause failures of redundant channels. Each needs a citation from the context.",
-        {"request": request, "context": evidence_context(state, plan.spec.topic)})
+        "List concrete ways this item could fail to hold (defeaters), each with its mitigation: a dependent "
+        "failure of what it relies on, a latent fault, a wrong assumption about its input, a timing or ordering "
+        "case, an operating mode it does not cover. Never restate the item's purpose as its failure. Name the "
+        "item's own limits, signals and elements. Each needs a citation from the context.",
+        {"request": request, "reading": {"domain": domain_of(ctx, reading), "nature": nature_of(ctx, reading)},
+         "context": evidence_context(state, plan.spec.topic)})
     vocabulary = _vocabulary(view, state)
     kept, notes = [], []
     for r in out.rebuttals:
@@ -234,6 +277,9 @@ def rebut_llm(client: LLMClient, request: dict, plan: Plan, state: LoopState, vi
                             what="rebuttal", statement_key="statement", language=ctx.language)
         if fields is None:
             notes.append(why)
+            continue
+        if restates(ctx.statement, fields["statement"]):
+            notes.append("a rebuttal was dropped: it restates the item instead of naming how it fails")
             continue
         kept.append(Rebuttal(r.category, fields["statement"], ctx.id, _citations(r.citations),
                              mitigation=fields["mitigation"]))
