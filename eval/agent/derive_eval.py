@@ -125,7 +125,9 @@ def item_workspace(set_dir: Path, js, item, into: Path) -> Path:
 
 # -- the packet ------------------------------------------------------------------------------------------
 def suggestion_text(task: str, s: dict) -> str:
-    if task == "derive":
+    if task == "cites":
+        lines = [""]
+    elif task == "derive":
         lines = [f"**{s.get('id', '')}: {s.get('title', '')}** — {s.get('statement', '')}"]
         extra = [f"ASIL {s['asil']}" if s.get("asil") else "", f"derived from {', '.join(s.get('derived_from', []))}"]
         lines.append("  (" + "; ".join(e for e in extra if e) + ")")
@@ -133,11 +135,13 @@ def suggestion_text(task: str, s: dict) -> str:
         lines = [f"**{s.get('category', '')}** — {s.get('statement', '')}"]
         if s.get("mitigation"):
             lines.append(f"  Mitigation: {s['mitigation']}")
-    for c in s.get("citations", []):
-        shown = c.get("summary") or c.get("quote") or ""
-        kind = "quote from the indexed text" if c.get("quote") and not c.get("summary") else "safereq's summary"
-        lines.append(f"  - cites {c.get('document', '')}:{c.get('year', '')} §{c.get('clause', '')} "
-                     f"{c.get('title', '')} — {kind}: {shown}")
+    for c in s.get("citations", []):  # as the version's own command line shows it
+        label = f"{c.get('document', '')}:{c.get('year', '')} §{c.get('clause', '')} {c.get('title', '')}".strip()
+        if "summary" in c:
+            lines.append(f"  - cites {label} (summary by safereq, not the standard's words): {c['summary']}")
+        else:
+            mark = "verified" if c.get("verified") else "UNVERIFIED"
+            lines.append(f'  - cites {label} ({mark}): "{c.get("quote", "")}"')
     return "\n".join(lines)
 
 
@@ -195,6 +199,36 @@ def write_packet(out: Path, entries: list[dict], rng: random.Random, show: int) 
     out.mkdir(parents=True, exist_ok=True)
     (out / "packet.md").write_text("\n".join(lines), encoding="utf-8")
     (out / "key.json").write_text(json.dumps(key, indent=1), encoding="utf-8")
+    return key
+
+
+def write_ask_packet(out: Path, asks: dict[str, list[dict]], rng: random.Random) -> dict:
+    """``packet-ask.md``: each question with the answers of both versions, shuffled and labelled A1, A2, …"""
+    by_q: dict[str, list[tuple[str, dict]]] = {}
+    for version, results in asks.items():
+        for r in results:
+            by_q.setdefault(r["job"]["target"], []).append((version, r["result"]))
+    lines = ["# Judge packet: answers to questions (`safereq ask`)", "",
+             "Each question was asked of two versions; the answers are shuffled and labelled A1, A2, …. Judge each "
+             "with eval/rubric.md (acceptable or not; each citation relevant / tangential / wrong).", ""]
+    key: dict[str, dict] = {}
+    n = 0
+    for q, answers in by_q.items():
+        rng.shuffle(answers)
+        lines += [f"## {q}", ""]
+        for version, res in answers:
+            n += 1
+            label = f"A{n}"
+            key[label] = {"version": version, "question": q}
+            sugg = res.get("suggestions", [])
+            if sugg:
+                lines.append(f"{label}. {sugg[0].get('statement', '')}")
+                lines += [suggestion_text("cites", {"citations": sugg[0].get("citations", [])}).split("\n", 1)[-1]]
+            else:
+                lines.append(f"{label}. (no answer) " + " ".join(x for x in res.get("notes", []) if not x.startswith("source:")))
+            lines.append("")
+    (out / "packet-ask.md").write_text("\n".join(lines), encoding="utf-8")
+    (out / "key-ask.json").write_text(json.dumps(key, indent=1), encoding="utf-8")
     return key
 
 
@@ -328,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
             e["outputs"].setdefault(vname, {})[job["task"]] = r["result"].get("suggestions", [])
             e.setdefault("notes", {}).setdefault(vname, {})[job["task"]] = r["result"].get("notes", [])
     key = write_packet(args.out, entries, random.Random(args.seed + 1), args.show)
+    if asks:
+        write_ask_packet(args.out, asks, random.Random(args.seed + 2))
     (CACHE / "entries.json").write_text(json.dumps(entries, ensure_ascii=False, indent=1), encoding="utf-8")
     report = {"sets": {n: js.source for n, (_, js) in built.items()},
               "tuned": figures([e for e in entries if not e["held_out"]], list(versions)),

@@ -18,8 +18,8 @@ Automatic rubric (a subset of eval/agent's written rubric that a program can jud
 - links: the target is a candidate item (parent/child) or a clause the index holds (cites);
 - ask: at least one verified citation.
 
-Every reported citation is verified by construction (the pipeline returns no other), so "cited" means
-"has a verified citation".
+Every reported citation stands by construction (verified against indexed text, or a catalogue clause's summary),
+so "cited" means "has a citation that stands".
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def rubric(task: str, s, view, source) -> bool:
     from safereq.agent.writing.compose import asils_acceptable
     from safereq.agent.tasks.linking import link_candidates
 
-    cited = any(c.verified for c in getattr(s, "citations", []))
+    cited = any(c.stands for c in getattr(s, "citations", []))  # verified, or a catalogue summary
     if task == "derive":
         ctx = view.item
         return (binding_modal_ok(s.statement, ctx.language) and asils_acceptable([s.asil], ctx.asil)
