@@ -45,3 +45,8 @@ def test_sentences_are_never_cut(ask):
         (answer,) = ask(q).suggestions
         for c in answer.citations:
             assert c.quote in answer.text and re.search(r"[.。)]$", c.quote.strip()), c.quote
+
+
+def test_a_series_whose_parts_are_indexed_is_not_reported_as_not_indexed(ask):
+    result = ask("What does ISO 26262 require for the safety plan?")
+    assert not any(n.startswith("not indexed, skipped") for n in result.notes)

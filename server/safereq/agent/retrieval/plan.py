@@ -156,6 +156,11 @@ def patterns_for(task: str, ctx: ItemContext | None) -> list[Pattern]:
     return select(requirement_patterns() if task == "derive" else rebuttal_patterns(), ctx)
 
 
+def _not_indexed(documents: set[str], indexed: set[str]) -> set[str]:
+    """The documents none of whose parts is indexed: "ISO 26262" is covered by an indexed "ISO 26262-2"."""
+    return {d for d in documents - indexed if not any(i.startswith(d + "-") for i in indexed)}
+
+
 def deterministic_plan(task: str, ctx: ItemContext | None, question: str, indexed: set[str]) -> Plan:
     """The offline planner: keywords from the item, clauses from its references and the patterns' hints."""
     pats = patterns_for(task, ctx)
@@ -219,7 +224,7 @@ def finalise(plan: Plan, indexed: set[str]) -> Plan:
     own plus the documents of its clauses."""
     spec = plan.spec
     kept = [c for c in _dedupe(spec.clauses) if c.document in indexed]
-    dropped = {c.document for c in spec.clauses} - indexed
+    dropped = _not_indexed({c.document for c in spec.clauses}, indexed)
     if dropped:
         plan.notes.append("not indexed, skipped: " + ", ".join(sorted(dropped)))
     docs = [d for d in dict.fromkeys([*spec.documents, *(c.document for c in kept)]) if d in indexed]
@@ -242,7 +247,7 @@ def plan_from_llm(task: str, ctx: ItemContext | None, question: str, indexed: se
     extra = [ClauseTarget(document=r.document, clause=r.clause, reason=f"LLM reference ({r.how})") for r in resolved]
     own = base.spec.clauses
     theirs = [c for c in _dedupe([*proposed.clauses, *extra]) if c.document in indexed]
-    dropped = {c.document for c in [*proposed.clauses, *extra]} - indexed
+    dropped = _not_indexed({c.document for c in [*proposed.clauses, *extra]}, indexed)
     mine = {a.id for a in base.spec.aspects}
     aspects = [*base.spec.aspects, *(a for a in proposed.aspects if a.id not in mine and a.query.strip())]
     spec = proposed.model_copy(update={
