@@ -27,3 +27,14 @@ def test_the_protection_defeater_is_for_hardware_not_for_a_privacy_requirement()
     hw = defeaters("HW-1", "The board shall include reverse polarity protection.", "design", "en", "hardware")
     assert [d.id for d in hw] == ["latent-protection"]
     assert defeaters("SR-4", "The app shall give data protection to the photo library.", "design", "en", "software") == []
+
+
+def test_hostile_long_statements_are_not_matched_at_all():
+    from safereq.agent.writing.analogues import transfer
+    from safereq.agent.writing.refinements import refinements
+    from safereq.agent.writing.splitting import split
+
+    huge = "The system shall " + "store the value and " * 20_000 + "report it."
+    assert defeaters("X-1", huge, "behaviour", "en") == []
+    assert refinements(huge, "behaviour", "en") == [] and split(huge, "en") == []
+    assert transfer(huge, huge, huge) is None

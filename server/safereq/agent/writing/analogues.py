@@ -25,6 +25,7 @@ from ...model.ids import kind_prefix
 from ..item.context import ItemContext, ItemSummary, WorkspaceView
 from .patterns import child_kind
 
+MAX_CHARS = 2000
 MIN_SIMILARITY = 0.45  # share of the sibling's and the item's words in common (difflib ratio)
 _WORD = re.compile(r"`[^`]*`|\d+(?:[.,]\d+)*|[\w+/%°±<>≤≥-]+(?:\.[\w-]+)*|[^\w\s]", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -97,7 +98,10 @@ def keeps_limits(item: str, text: str, negation: bool = True) -> bool:
 
 
 def transfer(sibling: str, child: str, item: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
-    """The child of ``sibling`` rewritten for ``item``; None when the analogy does not carry."""
+    """The child of ``sibling`` rewritten for ``item``; None when the analogy does not carry (or a text is
+    longer than a requirement statement is: the word alignment is quadratic)."""
+    if max(len(sibling), len(child), len(item)) > MAX_CHARS:
+        return None
     cjk = bool(_CJK.search(item))
     s, i, c = _words(sibling), _words(item), _words(child)
     matcher = SequenceMatcher(None, [w.lower() for w in s], [w.lower() for w in i], autojunk=False)

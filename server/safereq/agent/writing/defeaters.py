@@ -17,6 +17,9 @@ from typing import Any
 from ...data import load_rules_yaml
 
 
+MAX_CHARS = 2000
+
+
 @dataclass(frozen=True, slots=True)
 class Defeater:
     """One filled defeater: its pattern, category, statement and mitigation."""
@@ -56,6 +59,8 @@ def defeaters(item_id: str, statement: str, nature: str, lang: str, domain: str 
     """Up to ``limit`` defeaters that fit the item, those held by a stated limit first."""
     lang = "zh" if lang == "zh" else "en"
     found: list[tuple[int, Defeater]] = []
+    if len(statement) > MAX_CHARS:
+        return []  # a requirement statement is a sentence or two; longer text is not matched at all
     for entry in _rules()["defeaters"]:
         if entry.get("natures") and nature not in entry["natures"]:
             continue

@@ -41,8 +41,11 @@ def _head(phrase: str) -> str:
     return phrase
 
 
+MAX_CHARS = 2000  # a requirement statement is a sentence or two; longer text is not matched at all
+
+
 def refinements(statement: str, nature: str, language: str) -> list[Refinement]:
-    if language == "zh":
+    if language == "zh" or len(statement) > MAX_CHARS:
         return []
     text = " ".join(statement.split())
     out: list[Refinement] = []

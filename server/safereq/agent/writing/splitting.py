@@ -25,6 +25,7 @@ _ZH_MODAL = re.compile(r"不应该|不应|应该|应当|应(?!用)")
 _ZH_JOIN = re.compile(r"，?并且|，并|，同时|；")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
 _CONTENT = re.compile(r"[A-Za-z]{4,}|[\u4e00-\u9fff]{2,}")
+MAX_CHARS = 2000
 _BINDING = {"must": "shall", "will": "shall", "must not": "shall not", "MUST": "SHALL"}
 
 
@@ -64,6 +65,8 @@ def _split_zh(sentence: str) -> list[str]:
 
 def split(statement: str, language: str) -> list[str]:
     """The single requirements ``statement`` bundles; empty when it bundles only one."""
+    if len(statement) > MAX_CHARS:
+        return []  # a requirement statement is a sentence or two; longer text is not split
     sentences = [s.strip() for s in _SENTENCE.split(statement.strip()) if s.strip()]
     modal = _ZH_MODAL if language == "zh" else _EN_MODAL
     binding = [s for s in sentences if modal.search(s)]
