@@ -74,3 +74,13 @@ def test_a_compound_requirement_is_split_with_its_condition_and_limit_kept():
                   "检测到用户按下翻译按钮时，系统应在界面上显示识别结果。"]
     assert split("The store shall persist each write before it acknowledges the write to its caller.", "en") == []
     assert split("The tool shall read the file (and the index) at start-up.", "en") == []
+
+
+def test_a_distant_sibling_or_a_verb_alone_gives_no_analogue():
+    # two sponsors' requirements that share their frame but not their matter (a portal, a GCP project)
+    assert transfer("The platform SHALL provide a dedicated web portal for each sponsor at a unique URL.",
+                    "The system SHALL deploy a unique web portal URL for each sponsor.",
+                    "The platform SHALL provision each sponsor with a dedicated GCP project for staging environments.") is None
+    assert transfer("The system SHALL support multiple clinical trial sites within each sponsor's environment.",
+                    "The system SHALL support role-based access control for each sponsor.",
+                    "The system SHALL configure each sponsor's database with site data structures.") is None

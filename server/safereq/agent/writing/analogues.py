@@ -23,10 +23,11 @@ from difflib import SequenceMatcher
 
 from ...model.ids import kind_prefix
 from ..item.context import ItemContext, ItemSummary, WorkspaceView
+from ..item.reading import is_verb
 from .patterns import child_kind
 
 MAX_CHARS = 2000
-MIN_SIMILARITY = 0.45  # share of the sibling's and the item's words in common (difflib ratio)
+MIN_SIMILARITY = 0.5  # share of the sibling's and the item's words in common (difflib ratio)
 _WORD = re.compile(r"`[^`]*`|\d+(?:[.,]\d+)*|[\w+/%°±<>≤≥-]+(?:\.[\w-]+)*|[^\w\s]", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _NEGATION = re.compile(r"\b(?:not|never|no|without)\b|不得|不应|禁止|不", re.IGNORECASE)
@@ -112,8 +113,8 @@ def transfer(sibling: str, child: str, item: str) -> tuple[str, tuple[tuple[str,
         if tag != "replace" or not _content(i[b1:b2]):
             continue
         done = _carry(out, s[a1:a2], i[b1:b2])
-        if done is None:
-            continue
+        if done is None or (" " not in done[1] and is_verb(done[1])):
+            continue  # a verb alone ("support" → "configure") is no subject matter to carry
         out, old = done
         carried.append((old, _join(i[b1:b2], cjk)))
     if not carried:
