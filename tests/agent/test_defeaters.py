@@ -38,3 +38,11 @@ def test_hostile_long_statements_are_not_matched_at_all():
     assert defeaters("X-1", huge, "behaviour", "en") == []
     assert refinements(huge, "behaviour", "en") == [] and split(huge, "en") == []
     assert transfer(huge, huge, huge) is None
+
+
+def test_security_defeaters_name_the_items_own_mechanism():
+    codes = defeaters("DEV-78", "The sponsor portal SHALL validate one-time linking codes submitted by mobile app instances.",
+                      "behaviour", "en", "software")
+    assert [d.id for d in codes] == ["one-time-code"] and "brute force" in codes[0].statement
+    zh = defeaters("SR-4", "系统应该对用户图库进行保护，确保不被未授权的其他脚本访问。", "behaviour", "zh", "software")
+    assert [d.id for d in zh] == ["authorised-but-compromised"] and "最小权限" in zh[0].mitigation
