@@ -1,14 +1,16 @@
-"""Derived requirements composed offline: read the item, pick the patterns that fit it, fill them, check them.
+"""Derived requirements composed offline, precision first: the first of these that gives something is offered.
 
-1. The item is read (:mod:`.reading`: conditions, subject, modal verb, negation, response) and classified
-   (:mod:`.domain`: software, vehicle, UAV, hardware or generic; behaviour, detection, reaction, goal, design
-   or process); the plan's patterns were chosen by both.
-2. Each pattern is filled from the item and the workspace (:func:`.patterns.slots`); a pattern whose slot
-   the item cannot fill is not used, and a pattern without a form in the item's language is not used either.
-3. Every draft goes through safereq's own checks (:mod:`.selfcheck`). A draft with a finding is rewritten
-   with the pattern's fallback (which does not reuse the item's words) and checked again, or dropped.
-4. Citations come from the evidence about the pattern's topic (:mod:`.citing`); a draft without one is
-   not offered. What was dropped and why goes into the notes.
+1. The item is read (:mod:`..item.reading`: conditions, subject, modal verb, negation, response) and
+   classified (:mod:`..item.domain`: domain and nature).
+2. The team's house style: the siblings' children rewritten for the item (:mod:`..writing.analogues`).
+3. A compound item split into the requirements it bundles (:mod:`..writing.splitting`).
+4. What the item's own words leave open (:mod:`..writing.refinements`).
+5. Only for safety goals and safety requirements, and never for a process requirement: the safety patterns,
+   filled from the item and the workspace (:func:`..writing.patterns.slots`), dropped when they would lose a
+   limit of the item, rewritten with their fallback or dropped on a finding of safereq's own checks
+   (:mod:`..trust.selfcheck`), and cited only with a clause about their topic (:mod:`..trust.citing`).
+
+Otherwise nothing is derived, and the notes say why and what would help.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Rebuttals (defeaters) composed offline: ways this item could fail to hold, named in its own terms.
 
-The plan's rebuttal patterns were chosen by the item's domain and nature (no SOTIF triggering condition for
-a mutex, no driver for a key-value store); each names the item by its ID and title, its element, and an
-example condition that fits the item (an example's own cues must occur in it: no construction zone for a
-torque limiter, no deadlock for a steering rack). Each rebuttal cites a clause about its category's topic
-(:mod:`.citing`); one without such a clause is not presented.
+For every item, the defeaters its own words hold (:mod:`..writing.defeaters`): a limit it states, carried
+verbatim, or something it relies on; never a generic failure mode. For safety goals, safety requirements and
+claims also the plan's rebuttal patterns, chosen by the item's domain and nature (no SOTIF triggering
+condition for a mutex, no driver for a key-value store), each naming the item, its element and an example
+condition that fits it, and each cited with a clause about its category's topic (:mod:`..trust.citing`); one
+without such a clause is not presented.
 """
 
 from __future__ import annotations
