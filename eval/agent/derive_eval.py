@@ -3,7 +3,8 @@
 Usage (from the repository root; no model, no index needed — the clause catalogue is used):
 
     .venv/bin/python eval/agent/derive_eval.py [--per-set N] [--seed S] [--out DIR] [--prev-tree DIR]
-                                               [--sets oft,portal,...] [--no-prev] [--json]
+                                               [--sets oft,portal,...] [--no-prev] [--show K]
+    .venv/bin/python eval/agent/derive_eval.py --verdicts verdicts.md --key key.json   # score a judge's verdicts
 
 The sets are public requirement sets from domains the shipped corpora do not cover (eval/agent/judge_sets.py
 names the sources); they are read from /work/.mirror at run time and converted into workspaces under
@@ -16,7 +17,10 @@ previous version (main at PREV_REV, a ``git worktree`` at --prev-tree, made if m
 with its own ``PYTHONPATH``. The suggestions of both are shuffled together and labelled S1, S2, … in
 ``packet.md`` (Markdown: per item its statement, kind, parent and siblings context, then the suggestions with
 their citations); ``key.json`` maps each label to its version, task, set and item. A judge applies
-eval/rubric.md to the packet without the key; ``score_verdicts`` (--verdicts FILE) joins the verdicts back.
+eval/rubric.md to the packet without the key; ``--verdicts FILE --key KEY`` joins the verdicts back and prints,
+per version, task and set group, the shares kept as written and kept at all, and the citations' ratings.
+A verdict line names its label (S12) and one of "keep as written", "keep after edits", "drop", and then any
+number of "relevant", "tangential", "wrong" for its citations, in any punctuation.
 
 Printed, per version and set (the held-out set separately), the figures no judgement is needed for:
 
@@ -305,6 +309,38 @@ def ask_figures(results: list[dict]) -> dict:
     return row
 
 
+_VERDICT = re.compile(r"keep as written|as written|keep after edits|after edits|with edits|drop", re.IGNORECASE)
+_RATING = re.compile(r"\b(relevant|tangential|wrong)\b", re.IGNORECASE)
+
+
+def score_verdicts(verdicts: Path, key_path: Path) -> dict:
+    """The judge's verdicts joined with the key: per version, task and tuned/held-out group."""
+    key = json.loads(key_path.read_text(encoding="utf-8"))
+    held = set(__import__("judge_sets").HELD_OUT)
+    out: dict[str, dict] = {}
+    for line in verdicts.read_text(encoding="utf-8").splitlines():
+        label = re.search(r"\b([SA]\d+)\b", line)
+        verdict = _VERDICT.search(line[label.end():]) if label else None
+        if not label or not verdict or label.group(1) not in key:
+            continue
+        k = key[label.group(1)]
+        group = "held_out" if k.get("set") in held else "tuned"
+        row = out.setdefault(f"{k['version']}/{k.get('task', 'ask')}/{group}",
+                             {"judged": 0, "as_written": 0, "kept": 0, "relevant": 0, "tangential": 0, "wrong": 0})
+        v = verdict.group(0).lower()
+        row["judged"] += 1
+        row["as_written"] += "as written" in v
+        row["kept"] += v != "drop"
+        for r in _RATING.findall(line[verdict.end():]):
+            row[r.lower()] += 1
+    for row in out.values():
+        row["as_written_pct"] = round(100 * row["as_written"] / row["judged"]) if row["judged"] else 0
+        row["kept_pct"] = round(100 * row["kept"] / row["judged"]) if row["judged"] else 0
+        rated = row["relevant"] + row["tangential"] + row["wrong"]
+        row["relevant_pct"] = round(100 * row["relevant"] / rated) if rated else None
+    return out
+
+
 def load_questions() -> list[dict]:
     path = HERE / "questions.yaml"
     if not path.exists():
@@ -323,12 +359,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("/work/wt/judge"))
     ap.add_argument("--prev-tree", type=Path, default=Path("/tmp/prev-assist"))
     ap.add_argument("--no-prev", action="store_true")
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--verdicts", type=Path, help="score a judge's verdicts against --key instead of running")
+    ap.add_argument("--key", type=Path, default=Path("/work/wt/judge/key.json"))
     args = ap.parse_args(argv)
     if args.emit:
         emit(args.emit)
         return 0
     sys.path.insert(0, str(HERE))
+    if args.verdicts:
+        print(json.dumps(score_verdicts(args.verdicts, args.key), indent=1))
+        return 0
     import judge_sets
     names = tuple(args.sets.split(",")) if args.sets else judge_sets.TUNED + judge_sets.HELD_OUT
     built = judge_sets.build(CACHE / "sets", names)
