@@ -19,8 +19,9 @@ with its own ``PYTHONPATH``. The suggestions of both are shuffled together and l
 their citations); ``key.json`` maps each label to its version, task, set and item. A judge applies
 eval/rubric.md to the packet without the key; ``--verdicts FILE --key KEY`` joins the verdicts back and prints,
 per version, task and set group, the shares kept as written and kept at all, and the citations' ratings.
-A verdict line names its label (S12) and one of "keep as written", "keep after edits", "drop", and then any
-number of "relevant", "tangential", "wrong" for its citations, in any punctuation.
+A verdict line names its label (S12) and one of "keep" (as written), "edit" (keep after edits), "drop" (or
+the long forms; "acceptable" / "not acceptable" for answers), then any "relevant", "tangential", "wrong" for
+its citations, in any punctuation.
 
 Printed, per version and set (the held-out set separately), the figures no judgement is needed for:
 
@@ -309,7 +310,8 @@ def ask_figures(results: list[dict]) -> dict:
     return row
 
 
-_VERDICT = re.compile(r"keep as written|as written|keep after edits|after edits|with edits|drop", re.IGNORECASE)
+_VERDICT = re.compile(r"keep as written|keep after edits|after edits|with edits|not acceptable|acceptable|"
+                      r"\bkeep\b|\bedit\b|\bdrop\b", re.IGNORECASE)
 _RATING = re.compile(r"\b(relevant|tangential|wrong)\b", re.IGNORECASE)
 
 
@@ -319,7 +321,7 @@ def score_verdicts(verdicts: Path, key_path: Path) -> dict:
     held = set(__import__("judge_sets").HELD_OUT)
     out: dict[str, dict] = {}
     for line in verdicts.read_text(encoding="utf-8").splitlines():
-        label = re.search(r"\b([SA]\d+)\b", line)
+        label = re.match(r"\s*(?:[-*] )?([SA]\d+)\b", line)  # a verdict line starts with its label
         verdict = _VERDICT.search(line[label.end():]) if label else None
         if not label or not verdict or label.group(1) not in key:
             continue
@@ -329,9 +331,11 @@ def score_verdicts(verdicts: Path, key_path: Path) -> dict:
                              {"judged": 0, "as_written": 0, "kept": 0, "relevant": 0, "tangential": 0, "wrong": 0})
         v = verdict.group(0).lower()
         row["judged"] += 1
-        row["as_written"] += "as written" in v
-        row["kept"] += v != "drop"
-        for r in _RATING.findall(line[verdict.end():]):
+        row["as_written"] += v in ("keep as written", "keep", "acceptable")  # "acceptable": an answer
+        row["kept"] += v not in ("drop", "not acceptable")
+        rest = line[verdict.end():]
+        cites = re.search(r"cites?:([^|]*)", rest, re.IGNORECASE)  # "| cites: relevant, wrong |" when fielded
+        for r in _RATING.findall(cites.group(1) if cites else rest):
             row[r.lower()] += 1
     for row in out.values():
         row["as_written_pct"] = round(100 * row["as_written"] / row["judged"]) if row["judged"] else 0
