@@ -76,10 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
-    from safereq.agent.compose import ranked_evidence
-    from safereq.agent.context import WorkspaceView
-    from safereq.agent.knowledge import KnowledgeBaseSource
-    from safereq.agent.pipeline import AgentRequest, Assistant
+    from safereq.agent.writing.compose import ranked_evidence
+    from safereq.agent.item.context import WorkspaceView
+    from safereq.agent.retrieval.knowledge import KnowledgeBaseSource
+    from safereq.agent.tasks.pipeline import AgentRequest, Assistant
     from safereq.knowledge import open_knowledge_base
     from safereq.knowledge.clause_ids import parent_clause
 

@@ -87,7 +87,7 @@ def without(view, child: str, parents: set[str]):
 
 def cases(ws):
     """(recall cases: child, parent, view without that link; F1 cases: child, its parents, view without all)."""
-    from safereq.agent.context import WorkspaceView, item_context, summarise
+    from safereq.agent.item.context import WorkspaceView, item_context, summarise
 
     items = list(ws.items())
     summaries = tuple(summarise(ws, it) for it in items)  # once: every case's view shares them
@@ -133,8 +133,8 @@ class Table:
 def table(groups: list[tuple[set[str], list]]) -> Table:
     import numpy as np
 
-    from safereq.agent.link_features import FEATURES
-    from safereq.agent.linking import evidence
+    from safereq.agent.retrieval.link_features import FEATURES
+    from safereq.agent.tasks.linking import evidence
 
     rows, case, order, gold, ev, same, pos = [], [], [], [], [], [], []
     for i, (truth, cands) in enumerate(groups):
@@ -181,7 +181,7 @@ def summary(rs: list[int | None]) -> dict[str, float]:
 
 def text_only(t: Table):
     """BM25 alone over this branch's candidates (the `text` signal): the stricter baseline."""
-    from safereq.agent.link_features import FEATURES
+    from safereq.agent.retrieval.link_features import FEATURES
 
     return t.rows[:, FEATURES.index("text")]
 
@@ -189,7 +189,7 @@ def text_only(t: Table):
 def weights_vector(weights: dict[str, float]):
     import numpy as np
 
-    from safereq.agent.link_features import FEATURES
+    from safereq.agent.retrieval.link_features import FEATURES
 
     return np.array([(-1.0 if name == "asil" else 1.0) * weights.get(name, 0.0) for name in FEATURES])
 
@@ -207,7 +207,7 @@ def sample(t: Table, most: int = 120) -> Table:
 def fit_weights(tables: list[Table], start: dict[str, float]) -> dict[str, float]:
     """Coordinate ascent (two passes) on the mean MRR over the given sets (each set counts alike, at most 120
     cases of each), from plain BM25."""
-    from safereq.agent.link_features import FEATURES
+    from safereq.agent.retrieval.link_features import FEATURES
 
     tables = [sample(t) for t in tables]
 
@@ -233,7 +233,7 @@ def fit_weights(tables: list[Table], start: dict[str, float]) -> dict[str, float
 
 
 def predicted(t: Table, scores, min_score: float, relative: float, min_evidence: float, limit: int = 5):
-    """Rows kept as suggestions: the abstention of agent/linking.py `keep`, vectorised."""
+    """Rows kept as suggestions: the abstention of agent/tasks/linking.py `keep`, vectorised."""
     import numpy as np
 
     best = np.full(t.n, -np.inf)
@@ -305,7 +305,7 @@ def previous_tree() -> Path:
 def previous_worker(root: Path, every: int) -> dict:
     """Run inside the previous version: its ranking on the same cases (rank_links, whole ranking, no cut),
     every ``every``-th case."""
-    from safereq.agent.linking import rank_links
+    from safereq.agent.tasks.linking import rank_links
 
     ws = load_workspace(root)
     recall, f1_cases = cases(ws)
@@ -372,9 +372,9 @@ CLAUSE_SET = DATA / "taktflow-clauses"
 def clauses_eval(root: Path = CLAUSE_SET) -> dict:
     """Clause recall@5 at part + clause level: `links` offline over the shipped catalogue, beside BM25 search
     of the catalogue with the item's text (what `safereq search` does without an index)."""
-    from safereq.agent.context import workspace_view
-    from safereq.agent.knowledge import catalogue_source
-    from safereq.agent.pipeline import AgentRequest, Assistant
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.retrieval.knowledge import catalogue_source
+    from safereq.agent.tasks.pipeline import AgentRequest, Assistant
     from safereq.model.clauses import parse_clause_ref
 
     gold = json.loads((root / "gold-clauses.json").read_text(encoding="utf-8"))
@@ -408,8 +408,8 @@ def measure(name: str, root: Path) -> dict:
     """Features of every case (this branch), the BM25 baseline's ranks, and how long it took."""
     import numpy as np
 
-    from safereq.agent.linking import candidates, link_candidates
-    from safereq.agent.link_features import workspace_index
+    from safereq.agent.tasks.linking import candidates, link_candidates
+    from safereq.agent.retrieval.link_features import workspace_index
 
     started = time.perf_counter()
     ws = load_workspace(root)
@@ -427,8 +427,8 @@ def measure(name: str, root: Path) -> dict:
         bm25, _ = workspace_index(view)
         scores = bm25.score_all(bm25.terms.get(child, []))
         base_f1_rows.append((gold, [(c.id, scores.get(c.id, 0.0)) for c in link_candidates(view)[0]]))
-    from safereq.agent.context import workspace_view
-    from safereq.agent.linking import rank_links
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.tasks.linking import rank_links
 
     child_docs = {it.path for it in ws.items() if any(True for _ in ws.parents(it))}
     top_items = [it for it in ws.items() if it.path not in child_docs]
@@ -476,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("SAFEREQ_LINK_MEANING", "auto")
     # the item vectors the previous version's runs cached (same model, same texts): embedded once
     os.environ.setdefault("SAFEREQ_CACHE_DIR", str(previous_tree() / "vectors"))
-    from safereq.agent.linking import Policy
+    from safereq.agent.tasks.linking import Policy
 
     shipped = Policy.shipped()
     measured, missing = {}, []

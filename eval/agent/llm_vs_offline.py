@@ -18,8 +18,8 @@ Automatic rubric (a subset of eval/agent's written rubric that a program can jud
 - links: the target is a candidate item (parent/child) or a clause the index holds (cites);
 - ask: at least one verified citation.
 
-Every reported citation is verified by construction (the pipeline returns no other), so "cited" means
-"has a verified citation".
+Every reported citation stands by construction (verified against indexed text, or a catalogue clause's summary),
+so "cited" means "has a citation that stands".
 """
 
 from __future__ import annotations
@@ -39,19 +39,19 @@ QUESTIONS = ["What is the fault tolerant time interval?", "How is an ASIL D requ
 
 
 def load(item_id: str):
-    from safereq.agent.context import workspace_view
-    from safereq.agent.runner import load_item
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.tasks.runner import load_item
 
     ws, item, _ = load_item(f"{WORKSPACE / 'functional-safety-concept.md'}#{item_id}")
     return workspace_view(ws, item)
 
 
 def rubric(task: str, s, view, source) -> bool:
-    from safereq.agent.admit import binding_modal_ok, statement_findings
-    from safereq.agent.compose import asils_acceptable
-    from safereq.agent.linking import link_candidates
+    from safereq.agent.trust.admit import binding_modal_ok, statement_findings
+    from safereq.agent.writing.compose import asils_acceptable
+    from safereq.agent.tasks.linking import link_candidates
 
-    cited = any(c.verified for c in getattr(s, "citations", []))
+    cited = any(c.stands for c in getattr(s, "citations", []))  # verified, or a catalogue summary
     if task == "derive":
         ctx = view.item
         return (binding_modal_ok(s.statement, ctx.language) and asils_acceptable([s.asil], ctx.asil)
@@ -67,7 +67,7 @@ def rubric(task: str, s, view, source) -> bool:
 
 
 def run_one(assistant, task: str, view, question: str, source) -> dict:
-    from safereq.agent.pipeline import AgentRequest
+    from safereq.agent.tasks.pipeline import AgentRequest
 
     started = time.perf_counter()
     result = assistant.run(AgentRequest(task, view, question))
@@ -96,10 +96,10 @@ def main() -> int:
     import logging
 
     logging.basicConfig(level=logging.ERROR)
-    from safereq.agent.context import workspace_view
-    from safereq.agent.generate import LLMSettings
-    from safereq.agent.knowledge import open_source
-    from safereq.agent.pipeline import Assistant
+    from safereq.agent.item.context import workspace_view
+    from safereq.agent.writing.generate import LLMSettings
+    from safereq.agent.retrieval.knowledge import open_source
+    from safereq.agent.tasks.pipeline import Assistant
     from safereq.workspace import Workspace
 
     source, note = open_source(Path(args.index_dir) if args.index_dir else None)

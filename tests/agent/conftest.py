@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from safereq.agent.context import workspace_view
-from safereq.agent.knowledge import LexicalSource
+from safereq.agent.item.context import workspace_view
+from safereq.agent.retrieval.knowledge import LexicalSource
 from safereq.knowledge.types import ClauseText
 from safereq.workspace import Workspace
 

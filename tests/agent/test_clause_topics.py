@@ -8,10 +8,10 @@ from textwrap import dedent
 
 import pytest
 
-from safereq.agent import clause_topics
-from safereq.agent.context import workspace_view
-from safereq.agent.knowledge import LexicalSource, catalogue_source
-from safereq.agent.pipeline import AgentRequest, Assistant
+from safereq.agent.retrieval import clause_topics
+from safereq.agent.item.context import workspace_view
+from safereq.agent.retrieval.knowledge import LexicalSource, catalogue_source
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
 from safereq.knowledge.types import ClauseText
 from safereq.workspace import Workspace
 
@@ -45,7 +45,7 @@ def test_a_process_requirement_gets_the_clause_of_its_activity_first(item_id, cl
     cites = _cites(catalogue_source(), item_id)
     assert cites and cites[0].target == clause
     assert "the clause on" in cites[0].reason
-    assert all(c.verified for s in cites for c in s.citations)
+    assert all(c.stands for s in cites for c in s.citations)  # summaries of confirmed clauses (a catalogue source)
 
 
 def test_nothing_about_the_item_gives_no_clause():

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from safereq.agent.citing import about, topical_score
-from safereq.agent.context import workspace_view
-from safereq.agent.domain import domain_of, nature_of
-from safereq.agent.knowledge import open_source
-from safereq.agent.loop import Evidence, LoopState
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.plan import deterministic_plan
-from safereq.agent.reading import read_statement
-from safereq.agent.selfcheck import Draft, findings
+from safereq.agent.trust.citing import about, topical_score
+from safereq.agent.item.context import workspace_view
+from safereq.agent.item.domain import domain_of, nature_of
+from safereq.agent.retrieval.knowledge import open_source
+from safereq.agent.retrieval.loop import Evidence, LoopState
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.retrieval.plan import deterministic_plan
+from safereq.agent.item.reading import read_statement
+from safereq.agent.trust.selfcheck import Draft, findings
 from safereq.checks.analysis.modal_verbs import modal_verbs
 from safereq.workspace import Workspace
 
@@ -147,10 +147,17 @@ def test_software_gets_no_vehicle_function_and_no_sotif_scenery(run):
     for item in ("SWR-1", "SWR-2"):
         derived = " ".join(texts(run("derive", item))).lower()
         rebuttals = " ".join(texts(run("rebut", item))).lower()
-        assert derived and rebuttals
-        for word in ("driver", "vehicle", "steering", "construction zone", "sun glare", "lane"):
+        for word in ("driver", "vehicle", "steering", "construction zone", "sun glare", "lane", "safe state"):
             assert word not in derived and word not in rebuttals, (item, word)
-    assert any("deadlock" in t for t in texts(run("rebut", "SWR-2")))  # the mutex's own failure mode
+    # no sibling shows how the mutex is refined, it is no safety requirement and its words leave nothing
+    # open that a refinement knows: nothing derived, and the notes say why
+    assert not run("derive", "SWR-2").suggestions
+    assert any("no sibling with children" in n for n in run("derive", "SWR-2").notes)
+    # the store's own words: what happens when it cannot persist, in its own terms
+    (store,) = run("derive", "SWR-1").suggestions
+    assert store.statement.startswith("If the key-value store cannot persist each write before it acknowledges")
+    # the mutex's own defeater: contention, priority inversion, a holder that never releases
+    assert any("priority inversion" in t and "SWR-2" in t for t in texts(run("rebut", "SWR-2")))
 
 
 def test_a_process_requirement_gets_no_technical_requirement(run):
@@ -206,7 +213,8 @@ def test_citations_are_about_the_suggestion(run):
     assert reaction
     for s in reaction:
         labels = {(c.document, c.clause) for c in s.citations}
-        assert labels and all(c.verified for c in s.citations)
+        # the catalogue holds our summaries, not the standard's text: shown as summaries, never "verified"
+        assert labels and all(c.summary and not c.verified for c in s.citations)
         assert ("ISO 26262-1", "3") not in labels and ("ISO 26262-1", "3.98") not in labels
         assert all("safe state" in (c.title or "").lower() for c in s.citations), labels
 
@@ -228,14 +236,18 @@ def test_general_clauses_and_other_definitions_are_never_cited():
 
 
 def test_rebuttals_name_the_item_and_its_element(run):
-    for item in ("SG-7", "SWR-1"):
-        result = run("rebut", item)
-        assert result.suggestions
-        assert all(item in r.statement and r.citations and all(c.verified for c in r.citations)
-                   for r in result.suggestions)
+    result = run("rebut", "SG-7")
+    assert result.suggestions
+    assert all("SG-7" in r.statement and all(c.stands for c in r.citations) for r in result.suggestions)
+    assert all(r.citations for r in result.suggestions if r.pattern not in ("limit-under-load", "external-dependency"))
+    # the store's defeater is about its write, not a generic failure mode
+    assert [r.pattern for r in run("rebut", "SWR-1").suggestions] == ["interrupted-write"]
+    # a requirement that states no limit and names nothing it relies on gets none
+    assert run("rebut", "SWR-3").suggestions == []
 
 
-def test_the_eval_sets_come_from_public_sets_not_from_examples():
-    source = (Path(__file__).resolve().parents[2] / "eval" / "agent" / "devsets.py").read_text(encoding="utf-8")
-    assert "examples/" not in source.replace("Not used, on purpose: examples/", "")
-    assert "sphinx-needs" not in source.replace("the sphinx-needs safety demo, Eclipse S-CORE,", "")
+def test_the_eval_sets_come_from_public_sets_not_from_examples_nor_held_out_sets():
+    source = (Path(__file__).resolve().parents[2] / "eval" / "agent" / "judge_sets.py").read_text(encoding="utf-8")
+    code = source.split('"""', 2)[2]  # the module docstring names what is not used, on purpose
+    for banned in ("examples/", "sphinx-needs", "eclipse-score", "zephyr", "nhtsa", "voyage", "882"):
+        assert banned not in code.lower(), banned

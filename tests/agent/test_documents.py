@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from safereq.agent.documents import DocumentAgent
-from safereq.agent.policies import OfflinePolicy
+from safereq.agent.retrieval.documents import DocumentAgent
+from safereq.agent.retrieval.policies import OfflinePolicy
 
 
 def _answer(a):
@@ -34,9 +34,9 @@ def test_offline_ask_does_not_import_llamaindex(source):
     import subprocess
     import sys
 
-    code = ("import sys; from tests.agent.conftest import CLAUSES; from safereq.agent.knowledge import LexicalSource;"
-            "from safereq.knowledge.types import ClauseText; from safereq.agent.documents import DocumentAgent;"
-            "from safereq.agent.policies import OfflinePolicy;"
+    code = ("import sys; from tests.agent.conftest import CLAUSES; from safereq.agent.retrieval.knowledge import LexicalSource;"
+            "from safereq.knowledge.types import ClauseText; from safereq.agent.retrieval.documents import DocumentAgent;"
+            "from safereq.agent.retrieval.policies import OfflinePolicy;"
             "s = LexicalSource([ClauseText(d, '2018', c, t, x, 'text') for d, c, t, x in CLAUSES]);"
             "a = DocumentAgent(s, 'ISO 26262-9', 'Part 9', OfflinePolicy()).ask('decomposed requirements');"
             "print(a is not None, any(m.startswith('llama_index') for m in sys.modules))")

@@ -1,4 +1,4 @@
-"""Trace-link ranking (agent/linking.py, agent/link_features.py): the derivation chain, the head of a chain,
+"""Trace-link ranking (agent/tasks/linking.py, agent/retrieval/link_features.py): the derivation chain, the head of a chain,
 siblings, the item's remaining parents, abstention, reasons that set a candidate apart, declared kinds, and a
 Chinese child finding its English parent through the multilingual embeddings."""
 
@@ -8,10 +8,10 @@ from textwrap import dedent
 
 import pytest
 
-from safereq.agent.context import workspace_view
-from safereq.agent import linking
-from safereq.agent.link_features import Bm25, terms
-from safereq.agent.linking import link_candidates, meaning_similarity, rank_links
+from safereq.agent.item.context import workspace_view
+from safereq.agent.tasks import linking
+from safereq.agent.retrieval.link_features import Bm25, terms
+from safereq.agent.tasks.linking import link_candidates, meaning_similarity, rank_links
 from safereq.model.vocabulary import load_vocabulary
 from safereq.workspace import Workspace
 

@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from safereq.agent.knowledge import catalogue_source
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.plan import Aspect, ClauseTarget, RetrievalPlan, deterministic_plan, plan_from_llm
+from safereq.agent.retrieval.knowledge import catalogue_source
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.retrieval.plan import Aspect, ClauseTarget, RetrievalPlan, deterministic_plan, plan_from_llm
 
 from .conftest import FSC, SAFETY_GOALS
 from .hostile import CATALOGUE_QUOTE, hostile_derive
@@ -37,7 +37,7 @@ def test_forgeries_and_injections_do_not_survive_derive(view_of):
     (req,) = result.suggestions  # the sound one only
     assert req.statement.startswith("If the torque request exceeds 3.0 Nm") and req.statement.endswith("50 ms.")
     assert req.title == "Monitor the torque request" and req.asil == "D" and req.derived_from == ["FSR-1"]
-    assert [(c.document, c.clause, c.verified) for c in req.citations] == [("ISO 26262-9", "5", True)]
+    assert [(c.document, c.clause, c.summary) for c in req.citations] == [("ISO 26262-9", "5", True)]
     _assert_clean(json.dumps(result.to_json(), ensure_ascii=False))
     notes = " | ".join(result.notes)
     assert "shell-like content" in notes and notes.count("without exactly one binding modal verb") == 3
@@ -50,7 +50,7 @@ def test_a_model_whose_every_suggestion_is_dropped_makes_the_task_fall_back(view
     with ScriptedOpenAIServer(scripted({"derive_requirements": [junk]})) as server:
         result = Assistant(catalogue_source(), settings(server)).run(AgentRequest("derive", view_of("FSR-1")))
     assert result.mode == "offline" and "none of the model's suggestions survived" in result.fallback
-    assert result.suggestions and all(c.verified for c in result.citations())
+    assert result.suggestions and all(c.stands for c in result.citations())
 
 
 def test_an_answer_without_a_verified_citation_is_no_answer(view_of):
@@ -60,7 +60,7 @@ def test_an_answer_without_a_verified_citation_is_no_answer(view_of):
             AgentRequest("ask", view_of(None), "How is an ASIL decomposed into redundant requirements?"))
     assert result.mode == "offline" and "none of the model's suggestions" in result.fallback
     assert "DOT HS 812 573" not in json.dumps(result.to_json())
-    assert result.suggestions and all(c.verified for c in result.suggestions[0].citations)
+    assert result.suggestions and all(c.summary for c in result.suggestions[0].citations)
 
 
 def test_a_truncated_reply_is_asked_again_with_more_room(view_of):
@@ -150,12 +150,15 @@ def test_the_command_line_prints_nothing_forged(tmp_path):
     text, js = runs[0].stdout, runs[1].stdout
     assert runs[0].returncode == 0 and runs[1].returncode == 0, runs[0].stderr + runs[1].stderr
     assert "mode: llm" in text and "TSR-2: Monitor the torque request" in text
-    assert "cites ISO 26262-9:2018 §5 (verified): \"" in text and CATALOGUE_QUOTE in text
+    assert "cites ISO 26262-9:2018 §5 Requirements decomposition with respect to ASIL tailoring (summary by safereq, " \
+           "not the standard's words): " in text and CATALOGUE_QUOTE in text
+    assert f'"{CATALOGUE_QUOTE}' not in text  # our summary is never printed as a quotation
     _assert_clean(text)
     assert not [line for line in text.splitlines() if line.lstrip().startswith(("- Derived from", "## ", "- ASIL"))]
     data = json.loads(js)
     _assert_clean(json.dumps(data, ensure_ascii=False))
-    assert [c["verified"] for s in data["suggestions"] for c in s["citations"]] == [True]
+    cites = [c for s in data["suggestions"] for c in s["citations"]]
+    assert [c["verified"] for c in cites] == [False] and "quote" not in cites[0] and cites[0]["summary"]
 
 
 def test_the_command_line_falls_back_whole_when_the_model_hangs(tmp_path):

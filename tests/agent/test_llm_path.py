@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import pytest
 
-from safereq.agent.generate import Cancelled, CancelToken, LLMClient, LLMError, LLMSettings
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.plan import RetrievalPlan
+from safereq.agent.writing.generate import Cancelled, CancelToken, LLMClient, LLMError, LLMSettings
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.retrieval.plan import RetrievalPlan
 
 from .conftest import INJECTION
 from .scripted_openai_server import Reply, ScriptedOpenAIServer, schema_name, user_text

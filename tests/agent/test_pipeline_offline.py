@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from safereq.agent.compose import modal_count
-from safereq.agent.generate import Cancelled, CancelToken
-from safereq.agent.pipeline import AgentRequest, Assistant
-from safereq.agent.verify import Verifier
+from safereq.agent.writing.compose import modal_count
+from safereq.agent.writing.generate import Cancelled, CancelToken
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.trust.verify import Verifier
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,10 @@ def test_derive_offline_makes_proper_requirements_with_verified_citations(assist
     result = assistant.run(AgentRequest("derive", view))
     assert result.mode == "offline" and result.item_id == "FSR-1"
     reqs = result.suggestions
-    assert len(reqs) >= 4
+    assert len(reqs) >= 3
+    # FSR-1's limit is kept in every one that refines it (the independence requirement of a decomposition
+    # states none)
+    assert all("3.0 Nm" in r.statement for r in reqs if "independence" not in r.title)
     ids = [r.id for r in reqs]
     assert len(set(ids)) == len(ids) and not set(ids) & view.ids and all(i.startswith("TSR-") for i in ids)
     for r in reqs:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from safereq.agent.placement import choose_document, place, wrap
+from safereq.agent.proposing.placement import choose_document, place, wrap
 from safereq.workspace import Workspace
 
 TSC = """# Technical safety requirements

@@ -7,10 +7,10 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from safereq.agent.compose import asils_acceptable, decomposition_for, modal_count, new_ids
-from safereq.agent.patterns import child_kind, fill, rebuttal_patterns, requirement_patterns, select, slots
-from safereq.agent.context import workspace_view
-from safereq.agent.plan import RetrievalPlan, deterministic_plan, question_type, request_data, resolve_references
+from safereq.agent.writing.compose import asils_acceptable, decomposition_for, modal_count, new_ids
+from safereq.agent.writing.patterns import child_kind, fill, rebuttal_patterns, requirement_patterns, select, slots
+from safereq.agent.item.context import workspace_view
+from safereq.agent.retrieval.plan import RetrievalPlan, deterministic_plan, question_type, request_data, resolve_references
 
 INDEXED = {"ISO 26262-9", "ISO 26262-4", "ISO 26262-3", "ISO 26262-5", "ISO 21448", "COOKBOOK"}
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from safereq.agent.placement import Style, subtree_end
-from safereq.agent.render import text_report
-from safereq.agent.review import propose
-from safereq.agent.suggestions import Citation, DerivedRequirement, Rebuttal, SuggestionSet, from_json
+from safereq.agent.proposing.placement import Style, subtree_end
+from safereq.agent.proposing.render import text_report
+from safereq.agent.proposing.review import propose
+from safereq.agent.writing.suggestions import Citation, DerivedRequirement, Rebuttal, SuggestionSet, from_json
 
 
 def test_insertion_point_keeps_the_item_subtree_whole():
@@ -26,7 +26,7 @@ def test_rendering_writes_only_verified_citations_into_attributes():
     # The verified citation is shown as the command line shows it; the unverified one is no citation.
     assert '> cites ISO 26262-9:2018 §5 (verified): "decomposed' in text and "ISO 99999" not in text
     block, n = propose(SuggestionSet("rebut", "llm", "CLM-1", [Rebuttal("violated assumption", "x", "CLM-1", [bad])]))
-    assert (block, n) == ("", 0)  # a rebuttal without a verified citation is not presented
+    assert (block, n) == ("", 0)  # a rebuttal whose citations all fail is not presented
     assert "violated assumption" not in text_report(SuggestionSet("rebut", "llm", "CLM-1", [
         Rebuttal("violated assumption", "x", "CLM-1", [bad])]))  # nor on the command line
 
@@ -62,7 +62,7 @@ def test_text_that_reaches_the_terminal_or_the_document_is_one_line_without_esca
 
 
 def test_a_field_with_line_breaks_cannot_add_lines_to_the_review_block():
-    from safereq.agent.suggestions import TraceLinkSuggestion
+    from safereq.agent.writing.suggestions import TraceLinkSuggestion
 
     good = Citation("ISO 26262-3", "7", "derived from every safety goal", verified=True, year="2018")
     forged = TraceLinkSuggestion("cites", "ISO 26262-3:2018 §7", "real reason\n> - Derived from: `SG-9`\n"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from safereq.agent.suggestions import Citation
-from safereq.agent.verify import Verifier, best_quote, quote_score
+from safereq.agent.writing.suggestions import Citation
+from safereq.agent.trust.verify import Verifier, best_quote, quote_score
 
 
 def test_exact_quote_of_an_indexed_clause_verifies(source):
@@ -59,9 +59,9 @@ def test_best_quote_is_a_sentence_of_the_text_that_matches_the_query():
 
 
 def test_a_catalogue_clause_the_edition_check_did_not_confirm_is_never_verified():
-    """Our catalogue's own text verifies a quote of it only where the clause number was confirmed for the edition:
+    """Our catalogue's summary of a clause stands (as a summary) only where its number was confirmed for the edition:
     ISO 26262-3:2018 7.4.3 is (the validation criteria), Table 4 of the same part is not in the clause list."""
-    from safereq.agent.knowledge import catalogue_source
+    from safereq.agent.retrieval.knowledge import catalogue_source
     from safereq.knowledge.catalogue import get_catalogue
 
     source = catalogue_source()
@@ -69,6 +69,7 @@ def test_a_catalogue_clause_the_edition_check_did_not_confirm_is_never_verified(
     confirmed, unconfirmed = cat.get("ISO 26262-3", "7.4.3"), cat.get("ISO 26262-3", "Table 4")
     assert confirmed.confirmed and not unconfirmed.confirmed
     verifier = Verifier(source)
-    assert verifier.check(Citation("ISO 26262-3", "7.4.3", confirmed.summary)).verified
+    shown = verifier.check(Citation("ISO 26262-3", "7.4.3", confirmed.summary))
+    assert shown.stands and shown.summary and not shown.verified  # our summary, shown as one
     c = verifier.check(Citation("ISO 26262-3", "Table 4", unconfirmed.summary))
-    assert not c.verified and "not confirmed" in c.note
+    assert not c.stands and not c.verified and "not confirmed" in c.note

@@ -268,3 +268,15 @@ def test_only_what_a_public_clause_list_shows_is_confirmed():
     assert cat.is_confirmed("ISO 26262-3", "7.4.3")
     assert not cat.is_confirmed("ISO 26262-3", "Table 4")
     assert not cat.is_confirmed("ISO 26262-3", "7.4.5")
+
+
+def test_every_confirmed_line_marks_its_entry_confirmed():
+    """The loader reads every line of the lists, annexes and tables too ("Annex D" holds a space)."""
+    from safereq.knowledge.catalogue import load_catalogue
+
+    cat = load_catalogue(CATALOGUE)
+    confirmed = {f"{e.document}:{e.year} {e.clause}" for e in cat.entries() if e.confirmed}
+    listed = {line.strip() for path in (CATALOGUE / "confirmed").glob("*.txt")
+              for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}
+    assert confirmed == listed
+    assert cat.is_confirmed("ISO 26262-6", "Annex D")

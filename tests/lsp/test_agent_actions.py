@@ -98,21 +98,22 @@ async def test_agent_code_actions_are_listed_on_an_item(client: LanguageClient, 
 async def test_derive_applies_a_versioned_edit_with_progress(client: LanguageClient, system_dir: Path):
     uri = (system_dir / "fsr.md").as_uri()
     client.edits.clear()
-    result = await execute(client, "safereq.deriveRequirements", uri, "FSR-1")
+    # FSR-2 (FSR-1 loses its 40 m limit in every offline pattern, so nothing is derived from it)
+    result = await execute(client, "safereq.deriveRequirements", uri, "FSR-2")
     assert field(result, "mode") == "offline" and field(result, "applied") is True and field(result, "count") > 0
     (params,) = client.edits
     (doc_edit,) = params.edit.document_changes
     assert doc_edit.text_document.uri == uri and doc_edit.text_document.version == 1
     (edit,) = doc_edit.edits
     text = (system_dir / "fsr.md").read_text(encoding="utf-8")
-    # No document holds TSRs yet: they are proposed after FSR-1, at its level, as a review block.
-    assert edit.range.start.line == text.split("\n").index("## FSR-2: Confirm a braking request")
-    assert edit.new_text.startswith("> **safereq review: derived requirements from FSR-1** — ")
-    assert "> - Derived from: FSR-1" in edit.new_text and "> - Status: proposed" in edit.new_text
+    # No document holds TSRs yet: they are proposed after FSR-2, at its level, as a review block.
+    assert edit.range.start.line == next(i for i, line in enumerate(text.split("\n")) if line.startswith("## FSR-3:"))
+    assert edit.new_text.startswith("> **safereq review: derived requirements from FSR-2** — ")
+    assert "> - Derived from: FSR-2" in edit.new_text and "> - Status: proposed" in edit.new_text
     assert edit.new_text.count("> ## TSR-") == field(result, "count")
     assert "proposed for review in fsr.md" in field(result, "message")
     (reports,) = [rs for rs in client.progress_reports.values()
-                  if rs and getattr(rs[0], "title", "") == "Derive requirements for FSR-1"]
+                  if rs and getattr(rs[0], "title", "") == "Derive requirements for FSR-2"]
     kinds = [r.kind for r in reports]
     assert kinds[0] == "begin" and kinds[-1] == "end" and "report" in kinds
     assert reports[0].cancellable is True

@@ -68,7 +68,7 @@ def test_agent_lines_keep_their_level_and_carry_one():
 
     from safereq.lsp.agent_client import relayed
 
-    assert relayed("INFO safereq.agent.worker: ready\n") == (logging.INFO, "safereq.agent.worker: ready")
+    assert relayed("INFO safereq.agent.tasks.worker: ready\n") == (logging.INFO, "safereq.agent.tasks.worker: ready")
     assert relayed("WARNING safereq.agent.llm: retrying") == (logging.WARNING, "safereq.agent.llm: retrying")
     assert relayed("a library printed this") == (logging.INFO, "a library printed this")
     assert relayed("INFO") == (logging.INFO, "INFO")

@@ -1,21 +1,26 @@
-"""The agentic RAG assistant behind "Derive requirements", "Suggest trace links" and "Suggest rebuttals".
+"""The agentic RAG assistant behind "Derive requirements", "Suggest trace links", "Suggest rebuttals" and ``ask``.
 
-Layers, each a module with one job:
+Grouped by what a reader looks for, in the order a suggestion passes through them:
 
-- ``context``: the item and its neighbourhood, read from the workspace (what the request is about).
-- ``plan``: the request turned into a schema-validated retrieval plan (standards, clauses, keywords, topic).
-- ``knowledge``: the narrow interface the agent needs from the knowledge base, and adapters to it.
-- ``documents``: one LlamaIndex document agent per indexed document, and the router that picks documents.
-- ``loop``: the hop-bounded planning loop over the clause tree (browse, read, search, stop).
-- ``policies``: each decision made offline (deterministic) or by the LLM (validated, with offline fallback).
-- ``generate``: the OpenAI-compatible client (structured outputs, timeouts, retries, cancellation).
-- ``patterns``: the requirement and rebuttal patterns in ``rules/patterns/`` and how an item fills them.
-- ``compose``: suggestions from the evidence (patterns offline, or the LLM) with IDs, ASILs and modals enforced.
-- ``verify``: citation checks against the indexed clause text.
-- ``render``: suggestions as Markdown items, review blocks and text.
-- ``pipeline``: the four tasks (derive, links, rebut, ask) wired from the above.
-- ``worker``: the process the language server talks to, so heavy imports never block typing.
-- ``runner``: what ``safereq derive|links|rebut|ask`` share.
+- ``tasks``: the four tasks (``pipeline``: derive, links, rebut, ask; ``derive``, ``rebut`` and ``linking``
+  offline) and the two ways in (``runner`` for ``safereq derive|links|rebut|ask``, ``worker`` for the
+  language server).
+- ``item``: reading the item and its workspace (``context``: the snapshot a request works on; ``reading``:
+  conditions, subject, modal verb, negation, response; ``domain``: the element's domain and the
+  requirement's nature).
+- ``retrieval``: the plan and the loop (``plan``: the schema-validated retrieval plan; ``knowledge``: the
+  narrow view of the knowledge base; ``documents``: one document agent per indexed document and the router;
+  ``loop``: the hop-bounded loop over the clause tree; ``policies``: each decision offline or by the model).
+- ``writing``: turning the item and the evidence into suggestions (``patterns``: the data in
+  ``rules/patterns/``; ``analogues``: the siblings' children as the house style; ``splitting``: a compound
+  requirement split; ``refinements`` and ``defeaters``: what the item's own words leave open and how it can
+  fail; ``answering``: ``ask`` offline; ``compose``: IDs, ASILs and modals enforced, model output composed;
+  ``generate``: the OpenAI-compatible client; ``suggestions``: what the assistant hands back).
+- ``trust``: what a suggestion must pass (``sanitise``: untrusted text made safe; ``admit``: a model's
+  suggestion earns its place; ``selfcheck``: safereq's own checks on a draft; ``citing``: which clauses are
+  about what it says; ``verify``: citations checked against the indexed text).
+- ``proposing``: showing and placing (``render``: text report and citation wording; ``review``: the review
+  block in the document; ``placement``: where a derived requirement goes and in which style).
 
 Nothing here imports LlamaIndex, LanceDB or openai at module level.
 """

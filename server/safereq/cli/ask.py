@@ -1,7 +1,7 @@
 """``safereq ask "question"``: answer a question from the knowledge base, with verified citations.
 
 Offline the answer is extractive (the best-matching sentences of the clauses found); with an endpoint
-configured the model writes it from the same evidence. See :mod:`safereq.agent.runner` and docs/agent.md.
+configured the model writes it from the same evidence. See :mod:`safereq.agent.tasks.runner` and docs/agent.md.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Answer a question from the indexed standards and corpora; every citation is "
                                    "checked against the indexed clause text.")
     p.add_argument("question", help='the question, e.g. "how is an ASIL D requirement decomposed?"')
-    from ..agent.runner import add_options
+    from ..agent.tasks.runner import add_options
 
     add_options(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..agent.runner import run as run_task
+    from ..agent.tasks.runner import run as run_task
 
     return run_task(args, "ask")

@@ -131,7 +131,7 @@ def _load_config(args: argparse.Namespace, paths: list[str]) -> Config:
         config_path = find_config(Path(os.path.commonpath([os.path.abspath(p) for p in paths])).resolve())
         if config_path is None:
             return Config()
-    if args.no_cache:
+    if getattr(args, "no_cache", False):  # commands other than check have no cache to bypass
         return load_config_file(config_path)
     from ..checks.engine.cached import load_config_cached
 

@@ -1,6 +1,6 @@
 """``safereq derive FILE#ID``: derive requirements from an item (EARS statements, inherited ASIL, verified citations).
 
-Offline unless an OpenAI-compatible endpoint is configured; see :mod:`safereq.agent.runner` and docs/agent.md.
+Offline unless an OpenAI-compatible endpoint is configured; see :mod:`safereq.agent.tasks.runner` and docs/agent.md.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("derive", help="derive requirements from an item (EARS statements, inherited ASIL, verified citations)",
                        description="derive requirements from an item (EARS statements, inherited ASIL, verified citations). FILE#ID names the item, e.g. examples/functional-safety-concept.md#FSR-1.")
     p.add_argument("target", metavar="FILE#ID", help="the document and the item ID")
-    from ..agent.runner import add_options
+    from ..agent.tasks.runner import add_options
 
     add_options(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..agent.runner import run as run_task
+    from ..agent.tasks.runner import run as run_task
 
     return run_task(args, "derive")

@@ -37,6 +37,7 @@ from .clause_ids import normalise_clause, parent_clause, sort_key
 log = logging.getLogger(__name__)
 
 _MAX_FILE_BYTES = 5_000_000
+_CONFIRMED_LINE = re.compile(r"^(.+?):(\d{4}) (\S.*)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +149,9 @@ def confirmed_ids(directory: Path) -> frozenset[tuple[str, str, str]]:
             log.warning("confirmed-clause list left out: %s (%s)", path, exc)
             continue
         for line in lines:
-            ref, _, clause = line.split("#", 1)[0].strip().rpartition(" ")
-            document, _, year = ref.partition(":")
-            if document and year and clause:
-                out.add((document, year, normalise_clause(clause)))
+            m = _CONFIRMED_LINE.match(line.split("#", 1)[0].strip())  # a clause id may hold a space ("Annex D")
+            if m:
+                out.add((m.group(1), m.group(2), normalise_clause(m.group(3))))
     return frozenset(out)
 
 

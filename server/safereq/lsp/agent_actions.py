@@ -7,9 +7,9 @@ agent worker (:mod:`.agent_client`) with work-done progress that the user can ca
 command request works too). When the worker answers, the edit is applied only if the document is still the
 version it was when the command started; otherwise nothing is applied and the user is told why.
 
-Nothing is written into an item: the suggestions are proposed as a review block (:mod:`safereq.agent.review`)
+Nothing is written into an item: the suggestions are proposed as a review block (:mod:`safereq.agent.proposing.review`)
 that the user accepts or rejects one suggestion at a time (:mod:`.review`). Trace links and rebuttals are
-proposed under the item; derived requirements where items of their kind live (:mod:`safereq.agent.placement`;
+proposed under the item; derived requirements where items of their kind live (:mod:`safereq.agent.proposing.placement`;
 ``window/showMessageRequest`` asks when documents tie), written like their neighbours, and that document is
 shown (``window/showDocument``). The worker runs the request exactly as ``safereq derive|links|rebut`` does,
 so the editor offers the same suggestions with the same citations.
@@ -59,7 +59,7 @@ def agent(ls: SafereqServer) -> AgentClient:
 
 def _configure(ls: SafereqServer) -> AgentClient:
     """The worker client, configured from the session (index folder, LLM settings, not-modal words)."""
-    from ..agent.context import not_modal_words
+    from ..agent.item.context import not_modal_words
     from .status import index_path
 
     session = ls.session
@@ -182,9 +182,9 @@ async def _apply(ls: SafereqServer, task: str, key: str, item_id: str, version: 
                  result: dict[str, Any]) -> dict[str, Any]:
     """Propose the suggestions as a review block: for trace links and rebuttals under the item, for derived
     requirements where items of their kind live (asking when that is not clear), in that document's style."""
-    from ..agent.placement import choose_document, kind_of, place, section_end
-    from ..agent.review import propose
-    from ..agent.suggestions import DerivedRequirement, from_json
+    from ..agent.proposing.placement import choose_document, kind_of, place, section_end
+    from ..agent.proposing.review import propose
+    from ..agent.writing.suggestions import DerivedRequirement, from_json
     from .edits import workspace_edit
 
     suggestions = from_json(result)
@@ -248,7 +248,7 @@ async def _apply(ls: SafereqServer, task: str, key: str, item_id: str, version: 
 def _block_edit(path: str, lines: list[str], at: int, block: str, task: str, item_id: str) -> tuple[Any, int]:
     """Insert ``block`` before line ``at`` — or replace an earlier review block of the same task and item,
     whose proposals the new ones supersede. Returns the edit and the line the block will start at."""
-    from ..agent.review import blocks
+    from ..agent.proposing.review import blocks
     from ..checks.findings import Edit
     from ..model.ranges import Span
 

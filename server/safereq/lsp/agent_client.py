@@ -1,4 +1,4 @@
-"""The language server's side of the agent worker (:mod:`safereq.agent.worker`): start, talk, cancel, restart.
+"""The language server's side of the agent worker (:mod:`safereq.agent.tasks.worker`): start, talk, cancel, restart.
 
 The worker is a child process speaking JSON lines, started on first use (or by :meth:`AgentClient.warm`
 after ``initialized``). A reader thread resolves each request's ``concurrent.futures.Future`` and forwards
@@ -39,7 +39,7 @@ class AgentClient:
     """One worker process and the requests in flight to it."""
 
     def __init__(self, command: list[str] | None = None, env: Mapping[str, str] | None = None):
-        self.command = command or [sys.executable, "-m", "safereq.agent.worker"]
+        self.command = command or [sys.executable, "-m", "safereq.agent.tasks.worker"]
         self.env = dict(os.environ if env is None else env)
         self.env.setdefault("LANCE_LOG", "error")
         self.env.setdefault("HF_HUB_OFFLINE", "1")

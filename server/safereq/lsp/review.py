@@ -4,7 +4,7 @@
 Both commands take ``[uri, version, line]``: the document, the version the lens or action was computed for,
 and the line of a suggestion (the block's header line means every suggestion of the block). A command for a
 version the document has left is refused (the lenses are recomputed for the new text; run it again). What
-the decision changes is computed on the current text by :func:`safereq.agent.review.resolve` and applied as
+the decision changes is computed on the current text by :func:`safereq.agent.proposing.review.resolve` and applied as
 one versioned WorkspaceEdit. Returns ``{"applied", "accepted", "rejected", "left", "message"}``.
 """
 
@@ -25,7 +25,7 @@ _VSCODE_CLIENTS = ("visual studio code", "code - oss", "vscodium", "code-server"
 
 
 def _blocks(ls: SafereqServer, key: str):
-    from ..agent.review import blocks
+    from ..agent.proposing.review import blocks
 
     doc = ls.session.workspace.documents.get(key)
     if doc is None or _MARK not in doc.text:
@@ -97,7 +97,7 @@ def _line_span(line: int):
 
 async def run_review_command(ls: SafereqServer, command: str, args: list[Any]) -> dict[str, Any]:
     """Accept or reject the suggestion(s) at ``[uri, version, line]``."""
-    from ..agent.review import ReviewError, resolve
+    from ..agent.proposing.review import ReviewError, resolve
     from .edits import workspace_edit
 
     if (len(args) != 3 or not isinstance(args[0], str) or not (args[1] is None or isinstance(args[1], int))

@@ -249,7 +249,9 @@ class CitationOut(BaseModel):
     document: str
     clause: str
     verified: bool = Field(description="the quote was found in the indexed clause text")
-    untrusted_quote: str
+    untrusted_quote: str = Field("", description="the span found in the indexed clause text (when verified)")
+    summary_by_safereq: str = Field("", description="safereq's own one-line summary of the clause, not the "
+                                                    "standard's words (when no indexed text was quoted)")
     untrusted_title: str = ""
 
 

@@ -184,7 +184,7 @@ class Served:
     def knowledge(self):
         """The assistant's knowledge source, opened once (the index, else the clause catalogue)."""
         if self._knowledge is None:
-            from ..agent.runner import open_knowledge
+            from ..agent.tasks.runner import open_knowledge
 
             self._knowledge = open_knowledge(self.options.index_dir, self.config, self.root)
         return self._knowledge

@@ -281,8 +281,8 @@ def register(app: Any, served: Served, tool: Callable[..., Callable]) -> None:
         task = TASKS[name]
 
         def run(id: ItemId) -> s.ProposalSet:
-            from ..agent.context import not_modal_words, workspace_view
-            from ..agent.runner import suggest
+            from ..agent.item.context import not_modal_words, workspace_view
+            from ..agent.tasks.runner import suggest
 
             with served.fresh().lock:
                 it = served.item(id)
@@ -327,6 +327,7 @@ def proposals(data: dict[str, Any]) -> s.ProposalSet:
     for raw in data.get("suggestions", [])[:50]:
         cites = [s.CitationOut(document=c["document"], clause=c["clause"], verified=bool(c.get("verified")),
                                untrusted_quote=cut(c.get("quote", "")),
+                               summary_by_safereq=cut(c.get("summary", "")),
                                untrusted_title=cut(c.get("title", ""), MAX_SHORT))
                  for c in raw.get("citations", [])[:20]]
         score = raw.get("score")

@@ -1,0 +1,314 @@
+"""Requirement sets from domains the shipped corpora do not cover, as safereq workspaces, for the blind judge.
+
+Each converter reads a public requirement set from the mirror (``/work/.mirror/<owner>+<name>/repo``, a bare
+git directory brought by the search tool's ``fetch``) and returns its documents, level by level, so that an
+item's parents and its siblings' children are in the workspace. Nothing of a third-party set is committed;
+a set whose mirror is missing is skipped.
+
+Tuned on (development sets):
+
+- ``oft`` (software tool): OpenFastTrace's own specification (github itsallcode/openfasttrace,
+  doc/spec/system_requirements.md and design.md): features → system requirements → design items, linked by
+  their ``Covers:`` lists.
+- ``portal`` (process and software, FDA-regulated clinical-trial platform; github
+  jeff-github/portal-server-sandbox, spec/prd-*.md, ops-*.md, dev-*.md): product requirements → operations
+  requirements (procedures: validation, deployment, access control) → development requirements, linked by
+  ``Implements:``; the first assertion of each is its statement.
+- ``purifier`` (hardware and system; github Catsniffer101/soldering_air_purifier, .kiro/specs/*/requirements.md):
+  system → hardware and firmware requirements, linked by ``Parent:``.
+- ``transwe-zh`` (Chinese, software; github dekrt/TransWe, docs/UserRequirement.md and SystemRequirement.md):
+  the binding sentences (应) of each system requirement, under its user requirement.
+
+Held out (never looked at while tuning, reported separately):
+
+- ``dronology`` (UAV system; github JaneClelandHuang/Dronology, Artifacts_Version07.xlsx): failure modes →
+  requirements, read by ``link_sets.dronology``.
+
+Not used, on purpose: examples/, the sphinx-needs vehicle-dynamics demo, Eclipse S-CORE, Zephyr (held out by
+the issue), and NHTSA lane-centering, Voyage, MIL-STD-882E (their documents ship, so they are in-domain).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from link_sets import Req, _title, dronology, write_workspace  # noqa: E402
+
+MIRROR = Path("/work/.mirror")
+TUNED = ("oft", "portal", "purifier", "transwe-zh")
+HELD_OUT = ("dronology",)
+
+
+@dataclass
+class JudgeSet:
+    """One converted set: its documents (name -> heading, items), kinds, source and nature per kind."""
+
+    name: str
+    docs: dict[str, tuple[str, list[Req]]]
+    kinds: dict[str, str]
+    source: str
+    nature: dict[str, str]  # kind prefix -> software, process, hardware, system (as the authors describe it)
+    sample_kinds: tuple[str, ...]  # the kinds whose items are sampled for the judge
+
+
+def _repo(name: str) -> Path | None:
+    path = MIRROR / name.replace("/", "+") / "repo"
+    return path if path.exists() else None
+
+
+def _show(repo: Path, path: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(repo), "show", f"HEAD:{path}"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def _files(repo: Path, pattern: str) -> list[str]:
+    names = subprocess.run(["git", "--git-dir", str(repo), "ls-tree", "-r", "--name-only", "HEAD"],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    return sorted(n for n in names if re.fullmatch(pattern, n))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.replace("**", "").split())
+
+
+# -- OpenFastTrace ---------------------------------------------------------------------------------------
+_OFT_ID = re.compile(r"^`(feat|req|dsn)~([^~`]+)~\d+`\s*$")
+_OFT_COVERS = re.compile(r"\[`?(feat|req)~([^~`\]]+)~\d+`?\]")
+
+
+def _oft_items(text: str) -> list[tuple[str, str, str, str, list[str]]]:
+    """(type, name, title, statement, covered names) for each item of an OFT Markdown document."""
+    lines = text.splitlines()
+    out = []
+    heading = ""
+    for i, line in enumerate(lines):
+        if line.startswith("#"):
+            heading = line.lstrip("#").strip()
+        m = _OFT_ID.match(line)
+        if not m:
+            continue
+        body: list[str] = []
+        covers: list[str] = []
+        section = "body"
+        for nxt in lines[i + 1:]:
+            if _OFT_ID.match(nxt) or nxt.startswith("#"):
+                break
+            if re.match(r"^(Covers|Rationale|Needs|Comment|Depends|Tags):", nxt):
+                section = nxt.split(":")[0]
+                continue
+            if section == "Covers":
+                covers += [f"{t}~{n}" for t, n in _OFT_COVERS.findall(nxt)]
+            elif section == "body":
+                body.append(nxt)
+        paragraph = _one_line(" ".join(body).split("    ")[0]) if body else ""
+        out.append((m.group(1), m.group(2), heading, paragraph, covers))
+    return out
+
+
+def oft() -> JudgeSet | None:
+    repo = _repo("itsallcode/openfasttrace")
+    if repo is None:
+        return None
+    raw = _oft_items(_show(repo, "doc/spec/system_requirements.md")) + _oft_items(_show(repo, "doc/spec/design.md"))
+    prefix = {"feat": "FEAT", "req": "SYSR", "dsn": "DSN"}
+    ids: dict[str, str] = {}
+    count: dict[str, int] = {}
+    for kind, name, *_ in raw:
+        count[kind] = count.get(kind, 0) + 1
+        ids.setdefault(f"{kind}~{name}", f"{prefix[kind]}-{count[kind]}")
+    docs: dict[str, list[Req]] = {"features": [], "system-requirements": [], "design": []}
+    where = {"feat": "features", "req": "system-requirements", "dsn": "design"}
+    for kind, name, heading, statement, covers in raw:
+        if not statement:
+            continue
+        parents = [ids[c] for c in covers if c in ids]
+        docs[where[kind]].append(Req(ids[f"{kind}~{name}"], heading or _title(statement), statement, parents))
+    return JudgeSet("oft", {"features": ("OpenFastTrace features", docs["features"]),
+                            "system-requirements": ("OpenFastTrace system requirements", docs["system-requirements"]),
+                            "design": ("OpenFastTrace design", docs["design"])},
+                    {"FEAT": "requirement", "SYSR": "requirement", "DSN": "requirement"},
+                    "OpenFastTrace specification (github itsallcode/openfasttrace, doc/spec)",
+                    {"FEAT": "software", "SYSR": "software", "DSN": "software"}, ("SYSR",))
+
+
+# -- Clinical-trial portal -------------------------------------------------------------------------------
+_PORTAL_HEAD = re.compile(r"^# REQ-([pod])(\d{5}): (.+)$")
+_PORTAL_META = re.compile(r"\*\*Implements\*\*:\s*([^|]+)")
+_PORTAL_ASSERT = re.compile(r"^A\. (.+)$")
+
+
+def portal() -> JudgeSet | None:
+    repo = _repo("jeff-github/portal-server-sandbox")
+    if repo is None:
+        return None
+    prefix = {"p": "PRD", "o": "OPS", "d": "DEV"}
+    docs: dict[str, list[Req]] = {"prd": [], "ops": [], "dev": []}
+    for path in _files(repo, r"spec/(prd|ops|dev)-[^/]+\.md"):
+        text = _show(repo, path)
+        current: Req | None = None
+        for line in text.splitlines():
+            m = _PORTAL_HEAD.match(line)
+            if m:
+                current = Req(f"{prefix[m.group(1)]}-{m.group(2)}", m.group(3).strip(), "")
+                docs[prefix[m.group(1)].lower()].append(current)
+                continue
+            if current is None:
+                continue
+            meta = _PORTAL_META.search(line)
+            if meta and not current.parents:
+                for ref in re.findall(r"([pod])(\d{5})", meta.group(1)):
+                    current.parents.append(f"{prefix[ref[0]]}-{ref[1]}")
+            a = _PORTAL_ASSERT.match(line)
+            if a and not current.statement:
+                current.statement = a.group(1).strip()
+    known = {r.id for reqs in docs.values() for r in reqs}
+    for reqs in docs.values():
+        for r in reqs:
+            r.parents = [p for p in r.parents if p in known]
+        reqs[:] = [r for r in reqs if r.statement]
+    return JudgeSet("portal", {"prd": ("Product requirements", docs["prd"]),
+                               "ops": ("Operations requirements", docs["ops"]),
+                               "dev": ("Development requirements", docs["dev"])},
+                    {"PRD": "requirement", "OPS": "requirement", "DEV": "requirement"},
+                    "clinical-trial portal specification (github jeff-github/portal-server-sandbox, spec/)",
+                    {"PRD": "system", "OPS": "process", "DEV": "software"}, ("OPS", "DEV"))
+
+
+# -- Soldering air purifier ------------------------------------------------------------------------------
+_KIRO_HEAD = re.compile(r"^### ((?:SYS|HW|FW)-[\w-]+?)\s+(.+)$")
+
+
+def purifier() -> JudgeSet | None:
+    repo = _repo("Catsniffer101/soldering_air_purifier")
+    if repo is None:
+        return None
+    docs: dict[str, list[Req]] = {}
+    for path in _files(repo, r"\.kiro/specs/[^/]+/requirements\.md"):
+        name = path.split("/")[2]
+        reqs: list[Req] = []
+        current: Req | None = None
+        for line in _show(repo, path).splitlines():
+            m = _KIRO_HEAD.match(line)
+            if m:
+                current = Req(m.group(1).replace("-RQ-", "-"), m.group(2).strip(), "")
+                reqs.append(current)
+                continue
+            if current is None or line.startswith("#"):
+                current = None if line.startswith("## ") else current
+                continue
+            if line.startswith("Parent:"):
+                current.parents = [p.strip().replace("-RQ-", "-") for p in line[7:].split(",") if p.strip()]
+            elif line.strip() and not re.match(r"^(ID|Verification|Derived from):", line) and not line.startswith("-"):
+                current.statement = _one_line(f"{current.statement} {line}")
+        docs[name] = (name, [r for r in reqs if r.statement])
+    known = {r.id for _, reqs in docs.values() for r in reqs}
+    for _, reqs in docs.values():
+        for r in reqs:
+            r.parents = [p for p in r.parents if p in known]
+    return JudgeSet("purifier", docs, {"SYS": "requirement", "HW": "requirement", "FW": "requirement"},
+                    "soldering air purifier specs (github Catsniffer101/soldering_air_purifier, .kiro/specs)",
+                    {"SYS": "system", "HW": "hardware", "FW": "software"}, ("SYS", "HW", "FW"))
+
+
+# -- TransWe (Chinese) -----------------------------------------------------------------------------------
+_ZH_SECTION = re.compile(r"^## \d+ (.+?)（(TransWe-[A-Z]+-[A-Z]+)）")
+_ZH_BINDING = re.compile(r"(?<![相对响适供反效答])应(?!用)")
+_ZH_NFR = re.compile(r"^### 2\.2\.\d+ \*\*(.+?)\*\*")
+
+
+def transwe() -> JudgeSet | None:
+    repo = _repo("dekrt/TransWe")
+    if repo is None:
+        return None
+    users: list[Req] = []
+    text = _show(repo, "docs/UserRequirement.md")
+    for block in re.split(r"\n## ", text)[1:]:
+        title = block.splitlines()[0].strip()
+        ident = re.search(r"\*\*(TransWe-UR-[A-Z]+)\*\*", block)
+        line = re.search(r"^- (.+)$", block, re.MULTILINE)
+        if ident and line:
+            users.append(Req(ident.group(1).replace("TransWe-", "").upper() + "-1", re.sub(r"^\d+\s*", "", title),
+                             _one_line(line.group(1))))
+    by_suffix = {u.id.split("-")[1]: u.id for u in users}
+    systems: list[Req] = []
+    section = ""
+    n = 0
+    for line in _show(repo, "docs/SystemRequirement.md").splitlines():
+        m = _ZH_SECTION.match(line)
+        if m:
+            section = m.group(2).split("-")[-1]
+            title = m.group(1)
+            continue
+        sentence = line.strip("- ").strip()
+        if section and _ZH_BINDING.search(sentence):
+            for part in re.split(r"(?<=。)", sentence):
+                if _ZH_BINDING.search(part) and len(part) > 8:
+                    n += 1
+                    parent = by_suffix.get(section)
+                    systems.append(Req(f"SR-{n}", title, _one_line(part),
+                                       [parent] if parent else []))
+    quality: list[Req] = []
+    group = ""
+    for line in _show(repo, "docs/CurriculumDesignReport.md").splitlines():
+        m = _ZH_NFR.match(line.replace("### **2.2.5 可扩展性需求**", "### 2.2.5 **可扩展性需求**"))
+        if m:
+            group = m.group(1).rstrip("：:")
+            continue
+        if line.startswith("#"):
+            group = ""
+        if group and line.startswith("- ") and _ZH_BINDING.search(line):
+            statement = _one_line(line[2:])
+            head = statement.split("：")[0] if "：" in statement[:12] else group
+            quality.append(Req(f"NFR-{len(quality) + 1}", f"{group}：{head}"[:24], statement))
+    return JudgeSet("transwe-zh", {"user": ("用户需求", users), "system": ("系统需求", systems),
+                                   "quality": ("非功能性需求", quality)},
+                    {"UR": "requirement", "SR": "requirement", "NFR": "requirement"},
+                    "TransWe WeChat translator requirements (github dekrt/TransWe, docs/)",
+                    {"UR": "software", "SR": "software", "NFR": "software"}, ("SR", "NFR"))
+
+
+# -- Dronology (held out) ----------------------------------------------------------------------------------
+def dronology_set() -> JudgeSet | None:
+    repo = _repo("JaneClelandHuang/Dronology")
+    if repo is None:
+        return None
+    return JudgeSet("dronology", dronology(repo), {"FM": "hazard", "DR": "requirement"},
+                    "Dronology prototype artefacts (github JaneClelandHuang/Dronology)",
+                    {"FM": "system", "DR": "system"}, ("DR",))
+
+
+CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "dronology": dronology_set}
+
+
+def build(cache: Path, names: tuple[str, ...] = TUNED + HELD_OUT) -> dict[str, tuple[Path, JudgeSet]]:
+    """Write each available set to ``cache``/<set>/ (one document per level); missing sources are skipped."""
+    out = {}
+    for name in names:
+        js = CONVERTERS[name]()
+        if js is None:
+            print(f"skipped {name}: its source is not in {MIRROR}", file=sys.stderr)
+            continue
+        folder = cache / name
+        write_workspace(folder, js.docs, js.kinds, js.source)
+        if name == "transwe-zh":
+            for md in folder.glob("*.md"):
+                md.write_text("---\nlanguage: zh\n---\n" + md.read_text(encoding="utf-8"), encoding="utf-8")
+        out[name] = (folder, js)
+    return out
+
+
+if __name__ == "__main__":
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (folder, js) in build(Path(tmp)).items():
+            sizes = {d: len(r) for d, (_, r) in js.docs.items()}
+            print(name, sizes)
+            for d, (_, reqs) in js.docs.items():
+                for r in reqs[:2]:
+                    print("   ", r.id, "|", r.title, "|", r.statement[:120], "|", r.parents)

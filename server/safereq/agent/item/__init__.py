@@ -1,0 +1,1 @@
+"""Reading the item and its workspace: the request's snapshot, what the statement says, what it is about."""

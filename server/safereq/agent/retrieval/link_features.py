@@ -1,0 +1,323 @@
+"""What the trace-link ranking knows about each candidate: rare-word evidence first, then the workspace's links.
+
+Rare shared words are the backbone: :class:`Bm25` (Okapi BM25 over the workspace's items, words stemmed so
+"monitors" meets "monitoring") scores the item against every other item in one pass. Around it,
+:func:`link_features` measures, per candidate, the signals an engineer reads from the project's own links:
+the candidate's other children (does this item resemble what was already derived from it?), the item's
+remaining parents (is the candidate like them?), which document the item's document derives from, how usual
+the kind pair is, the element both are allocated to, whether the ASILs fit, and how many children the
+candidate already has. Each signal is a number in 0..1; how much each counts is data (rules/links.yaml
+`ranking`), fitted by eval/agent/links_eval.py on public sets other than the one it reports on, so a signal
+only weighs where it helped elsewhere.
+
+The features are kept apart from the weights so that the evaluation computes them once per case and tries
+weights without recomputing, and so that the ranking, the evaluation and the reasons read the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+from ...model.ids import kind_prefix
+from ...workspace.asil import parse_asil, rank
+from ..item.context import ItemSummary, WorkspaceView
+from .knowledge import tokens
+
+Relation = Literal["parent", "child"]
+_K1, _B = 1.2, 0.75
+FEATURES = ("text", "absolute", "cosine", "reverse", "siblings", "coparents", "document", "chain", "element", "asil",
+            "fanout", "meaning", "likeness")
+
+
+@cache
+def _stemmer():
+    import Stemmer  # PyStemmer: the Snowball stemmers in C (the pure-Python ones take ~0.25 ms a word)
+
+    return Stemmer.Stemmer("english")
+
+
+@cache
+def stem(word: str) -> str:
+    """The English Snowball stem of a Latin-script word (Chinese character pairs stay as they are)."""
+    return _stemmer().stemWord(word) if word.isascii() and word.isalpha() and len(word) > 3 else word
+
+
+def terms(text: str) -> list[str]:
+    return [stem(t) for t in tokens(text)]
+
+
+class Bm25:
+    """Okapi BM25 over a set of texts, with an inverted index so one query scores every text at once."""
+
+    def __init__(self, texts: Mapping[str, str]):
+        self.terms = {key: terms(text) for key, text in texts.items()}
+        self.counts = {key: Counter(ts) for key, ts in self.terms.items()}
+        n = max(1, len(self.terms))
+        df: Counter[str] = Counter(t for c in self.counts.values() for t in c)
+        self.share = {t: d / n for t, d in df.items()}
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+        avg = sum(len(ts) for ts in self.terms.values()) / n or 1.0
+        self._norm = {key: _K1 * (1 - _B + _B * len(ts) / avg) for key, ts in self.terms.items()}
+        self._postings: dict[str, list[tuple[str, int]]] = {}
+        for key, c in self.counts.items():
+            for t, tf in c.items():
+                self._postings.setdefault(t, []).append((key, tf))
+        self._length = {key: math.sqrt(sum(self._weight(t, tf) ** 2 for t, tf in c.items())) or 1.0
+                        for key, c in self.counts.items()}
+
+    def _weight(self, term: str, tf: int) -> float:
+        return (1.0 + math.log(tf)) * self.idf.get(term, 0.0)
+
+    def cosine_all(self, key: str) -> dict[str, float]:
+        """TF-IDF cosine of text ``key`` with every text sharing a term: symmetric and length-normalised,
+        so a long candidate does not win by length and the value means the same in any workspace."""
+        mine = self.counts.get(key, Counter())
+        out: dict[str, float] = {}
+        for t, tf in mine.items():
+            w = self._weight(t, tf)
+            for other, otf in self._postings.get(t, ()):
+                out[other] = out.get(other, 0.0) + w * self._weight(t, otf)
+        norm = self._length.get(key, 1.0)
+        return {other: v / (norm * self._length[other]) for other, v in out.items()}
+
+    def score_all(self, query: Iterable[str]) -> dict[str, float]:
+        """BM25 of ``query`` against every text that shares a term with it."""
+        out: dict[str, float] = {}
+        for t in set(query):
+            idf = self.idf.get(t, 0.0)
+            for key, tf in self._postings.get(t, ()):
+                out[key] = out.get(key, 0.0) + idf * tf * (_K1 + 1) / (tf + self._norm[key])
+        return out
+
+    def score(self, query: Iterable[str], key: str) -> float:
+        counts, norm = self.counts.get(key), self._norm.get(key, _K1)
+        if not counts:
+            return 0.0
+        return sum(self.idf.get(t, 0.0) * counts[t] * (_K1 + 1) / (counts[t] + norm) for t in set(query) if t in counts)
+
+    def relative(self, query_key: str, key: str) -> float:
+        """The query text's BM25 against ``key`` over its BM25 against itself: 0..1, comparable across texts."""
+        query = self.terms.get(query_key, ())
+        best = self.score(query, query_key)
+        return min(1.0, self.score(query, key) / best) if best > 0 else 0.0
+
+    def distinctive(self, a: str, b: str, limit: int = 3, cap: float = 0.25,
+                    common: Mapping[str, int] | None = None, pool: int = 0) -> list[str]:
+        """Shared words that few texts use (at most a share ``cap``), rarest first: what ties ``a`` to ``b``.
+
+        With ``common`` (term -> how many of the ``pool`` candidates also share it with ``a``), words that most
+        candidates share are left out: they tie ``a`` to all of them, not to ``b``.
+        """
+        shared = {t for t in self.counts.get(a, ()) if t in self.counts.get(b, ())}
+        rare = [t for t in shared if self.share.get(t, 1.0) <= cap and (len(t) > 2 or not t.isalpha())]
+        if common is not None and pool > 2:
+            rare = [t for t in rare if common.get(t, 0) <= max(1, pool // 3)]
+        rare.sort(key=lambda t: (-self.idf[t], t))
+        return rare[:limit]
+
+    def surface(self, key: str, term: str, text: str) -> str:
+        """The word of ``text`` a stemmed term came from (what a reason shows)."""
+        for word in tokens(text):
+            if stem(word) == term:
+                return word
+        return term
+
+
+_INDEX: dict[int, Bm25] = {}
+
+
+def workspace_index(view: WorkspaceView) -> tuple[Bm25, dict[str, str]]:
+    """BM25 over the view's items (the request's own item as it is now); reused while the texts are the same
+    (the evaluation asks about one workspace many times; a request builds it once)."""
+    texts = {it.id: text_of(it) for it in view.items}
+    if view.item is not None:
+        texts[view.item.id] = f"{view.item.title} {view.item.statement}".strip()
+    key = hash(tuple(sorted(texts.items())))
+    if key not in _INDEX:
+        _INDEX.clear()
+        _INDEX[key] = Bm25(texts)
+    return _INDEX[key], texts
+
+
+def text_of(it: ItemSummary) -> str:
+    return f"{it.title} {it.statement}".strip()
+
+
+_HAN = re.compile("[\u4e00-\u9fff]")
+
+
+def is_zh(text: str) -> bool:
+    return _HAN.search(text) is not None
+
+
+# -- the workspace's links --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Links:
+    """The workspace's "Derived from" links as edges, by item and by document."""
+
+    parents: dict[str, tuple[str, ...]]
+    children: dict[str, tuple[str, ...]]
+    doc_pairs: dict[tuple[str, str], int]  # (child document, parent document) -> links
+    doc_out: dict[str, int]  # child document -> its links to parents anywhere
+    doc_in: dict[str, int]  # parent document -> links into it
+
+
+def links_of(items: Sequence[ItemSummary], me: ItemSummary) -> Links:
+    path = {it.id: it.path for it in items}
+    path[me.id] = me.path
+    ups: dict[str, tuple[str, ...]] = {it.id: it.parents for it in items if it.id != me.id}
+    ups[me.id] = me.parents
+    downs: dict[str, list[str]] = {}
+    pairs: Counter[tuple[str, str]] = Counter()
+    out: Counter[str] = Counter()
+    into: Counter[str] = Counter()
+    for child, parents in ups.items():
+        for p in parents:
+            if p not in path:
+                continue
+            downs.setdefault(p, []).append(child)
+            pairs[(path[child], path[p])] += 1
+            out[path[child]] += 1
+            into[path[p]] += 1
+    return Links(ups, {k: tuple(v) for k, v in downs.items()}, dict(pairs), dict(out), dict(into))
+
+
+def at_top(me: ItemSummary, items: Sequence[ItemSummary], links: Links) -> bool:
+    """Whether the item heads its chain: its kind, or its document, is derived from by others and never
+    derived from anything (a safety goal where hazards are no items; the high-level requirements)."""
+    kinds = {it.id: kind_prefix(it.id) for it in items}
+    kinds[me.id] = kind_prefix(me.id)
+    kind = kinds[me.id]
+    as_child = any(kinds.get(c) == kind for c, ps in links.parents.items() for p in ps if p in kinds)
+    as_parent = any(kinds.get(p) == kind for ps in links.parents.values() for p in ps)
+    if as_parent and not as_child:
+        return True
+    return links.doc_in.get(me.path, 0) > 0 and links.doc_out.get(me.path, 0) == 0
+
+
+# -- features ---------------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Candidate:
+    """One candidate with its signals (each 0..1) and what the reasons name."""
+
+    item: ItemSummary
+    f: dict[str, float]
+    prior: float  # the derivation chain's prior for the pair (0 when only the workspace's links allow it)
+    sibling: str = ""  # the candidate's child (or the item's child) this item resembles most
+    coparent: str = ""  # the item's remaining parent the candidate resembles most
+    same_document: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def asil_fits(upper: ItemSummary, lower: ItemSummary) -> tuple[bool, str]:
+    """(whether the ASILs allow ``upper`` to be ``lower``'s parent, what to say about it)."""
+    up = parse_asil(upper.asil) if upper.asil else None
+    low = parse_asil(lower.asil) if lower.asil else None
+    if up is None or low is None:
+        return True, ""
+    low_level = low.original if low.decomposed and low.original else low.level
+    if rank(low_level) > rank(up.effective):
+        return False, f"but ASIL {lower.asil} is above {upper.id}'s {upper.asil}"
+    if low.decomposed and low.original == up.effective:
+        return True, f"ASIL {lower.asil} decomposes {upper.id}'s {upper.asil}"
+    return True, ""
+
+
+def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSummary],
+                  priors: Mapping[str, float], meaning: Mapping[str, float] | None = None,
+                  likeness: Mapping[str, float] | None = None) -> list[Candidate]:
+    """The signals of every candidate in ``pool`` (the items the derivation chain allows, with the chain's
+    prior per candidate ID); ``meaning`` holds 0..1 embedding evidence where words cannot meet, ``likeness``
+    the same within one language (small pools only)."""
+    ctx = view.item
+    assert ctx is not None
+    me = ItemSummary(ctx.id, ctx.kind, ctx.category, ctx.title, ctx.statement, ctx.asil, ctx.path,
+                     tuple(p.id for p in ctx.parents), ctx.allocated_to, ctx.language)
+    if not pool:
+        return []
+    bm25, _ = workspace_index(view)
+    links = links_of(view.items, me)
+    mine = bm25.terms.get(me.id, [])
+    own = bm25.score(mine, me.id) or 1.0
+    from_me = bm25.score_all(mine)
+    cosine = bm25.cosine_all(me.id)
+    text = {it.id: from_me.get(it.id, 0.0) for it in pool}
+    best_text = max(text.values(), default=0.0) or 1.0
+    reverse = {}
+    for it in pool:
+        theirs = bm25.terms.get(it.id, [])
+        self_score = bm25.score(theirs, it.id)
+        reverse[it.id] = bm25.score(theirs, me.id) / self_score if self_score > 0 else 0.0
+    best_reverse = max(reverse.values(), default=0.0) or 1.0
+
+    # Resemblance to what is already linked: for a parent, its other children; for a child, the item's children.
+    sibling: dict[str, tuple[float, str]] = {}
+    if relation == "parent":
+        for it in pool:
+            kids = [c for c in links.children.get(it.id, ()) if c != me.id]
+            sibling[it.id] = max(((from_me.get(c, 0.0), c) for c in kids), default=(0.0, ""))
+        scale = max(best_text, max((s for s, _ in sibling.values()), default=0.0)) or 1.0
+        sibling = {k: (s / scale, c) for k, (s, c) in sibling.items()}
+    else:
+        per_kid = {c: bm25.score_all(bm25.terms.get(c, [])) for c in links.children.get(me.id, ())}
+        for it in pool:
+            sibling[it.id] = max(((s.get(it.id, 0.0) / (s.get(c) or 1.0), c) for c, s in per_kid.items()),
+                                 default=(0.0, ""))
+
+    # For a parent: likeness to the item's remaining parents (an FSR of three steering goals has a fourth).
+    coparent: dict[str, tuple[float, str]] = {it.id: (0.0, "") for it in pool}
+    if relation == "parent":
+        for r in me.parents:
+            r_terms = bm25.terms.get(r, [])
+            r_self = bm25.score(r_terms, r)
+            if r_self <= 0:
+                continue
+            scores = bm25.score_all(r_terms)
+            for it in pool:
+                value = min(1.0, scores.get(it.id, 0.0) / r_self)
+                if value > coparent[it.id][0]:
+                    coparent[it.id] = (value, r)
+
+    # Which documents this item's document derives from (or, for children, which derive from it).
+    fan = {it.id: len(links.children.get(it.id, ())) for it in pool} if relation == "parent" else {
+        it.id: len(links.parents.get(it.id, ())) for it in pool}
+    best_fan = math.log1p(max(fan.values(), default=0))
+
+    out = []
+    for it in pool:
+        child, parent = (me, it) if relation == "parent" else (it, me)
+        doc_total = links.doc_out.get(child.path, 0)
+        document = links.doc_pairs.get((child.path, parent.path), 0) / doc_total if doc_total else 0.0
+        fits, _ = asil_fits(parent, child)
+        element = bool(it.allocated_to and it.allocated_to.casefold() == me.allocated_to.casefold())
+        sib_score, sib_id = sibling[it.id]
+        co_score, co_id = coparent[it.id]
+        f = {
+            "text": text[it.id] / best_text,
+            "absolute": min(1.0, text[it.id] / own),
+            "cosine": cosine.get(it.id, 0.0),
+            "reverse": reverse[it.id] / best_reverse,
+            "siblings": min(1.0, sib_score),
+            "coparents": co_score,
+            "document": document,
+            "chain": priors.get(it.id, 0.0),
+            "element": 1.0 if element else 0.0,
+            "asil": 0.0 if fits else 1.0,
+            "fanout": math.log1p(fan[it.id]) / best_fan if best_fan > 0 else 0.0,
+            "meaning": (meaning or {}).get(it.id, 0.0),
+            "likeness": (likeness or {}).get(it.id, 0.0),
+        }
+        out.append(Candidate(it, f, priors.get(it.id, 0.0), sib_id if sib_score > 0 else "",
+                             co_id if co_score > 0 else "", it.path == me.path))
+    return out
+
+
+def combine(f: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """The candidate's score: the weighted sum of its signals (an ASIL misfit subtracts)."""
+    return sum(weights.get(name, 0.0) * (-value if name == "asil" else value) for name, value in f.items())

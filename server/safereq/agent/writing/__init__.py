@@ -1,0 +1,1 @@
+"""Writing suggestions: the patterns, composing from evidence, the model client, and the result types."""

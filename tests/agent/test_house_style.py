@@ -1,0 +1,86 @@
+"""Derive follows the siblings' children (the team's house style) and splits what the item bundles."""
+
+from __future__ import annotations
+
+from safereq.agent.item.context import workspace_view
+from safereq.agent.retrieval.knowledge import catalogue_source
+from safereq.agent.tasks.pipeline import AgentRequest, Assistant
+from safereq.agent.writing.analogues import keeps_limits, transfer
+from safereq.agent.writing.splitting import split
+from safereq.workspace import Workspace
+
+SPEC = """# Requirements
+
+## FEAT-1: Command line
+The tool offers a command line interface.
+
+## SYSR-1: Help
+`help`, `-h` and `--help` show a short help text with command line usage.
+
+- Derived from: FEAT-1
+
+## SYSR-2: Version
+`help`, `-h` and `--help` show the version of the tool.
+
+- Derived from: FEAT-1
+
+## DSN-1: Help command
+The CLI provides a help command and flags (`help`, `-h`, `--help`) that display a short help text.
+
+- Derived from: SYSR-1
+"""
+
+
+def test_a_siblings_child_is_rewritten_with_the_items_own_phrase():
+    out = transfer("`help`, `-h` and `--help` show a short help text with command line usage.",
+                   "The CLI provides a help command and flags (`help`, `-h`, `--help`) that display a short help text.",
+                   "`help`, `-h` and `--help` show the version of the tool.")
+    assert out is not None
+    assert out[0] == "The CLI provides a help command and flags (`help`, `-h`, `--help`) that display the version of the tool."
+
+
+def test_a_phrase_is_carried_from_its_first_word_or_not_at_all():
+    # the child names "the current version", the sibling "the version": carrying from the middle of the
+    # phrase would write "the current a short help text"
+    assert transfer("`help` shows the version of OFT.", "The CLI provides the current version of OpenFastTrace.",
+                    "`help` shows a short help text with usage.") is None
+
+
+def test_an_analogue_that_loses_a_limit_is_not_offered():
+    assert not keeps_limits("The monitor shall report within 50 ms.", "The monitor shall report quickly.")
+    assert transfer("The logger shall flush within 10 ms.", "The logger writes its buffer to disk within 10 ms.",
+                    "The logger shall flush within 50 ms.") is None or "50 ms" in transfer(
+        "The logger shall flush within 10 ms.", "The logger writes its buffer to disk within 10 ms.",
+        "The logger shall flush within 50 ms.")[0]
+
+
+def test_derive_writes_the_item_s_child_like_its_siblings_children():
+    ws = Workspace()
+    ws.update("spec.md", SPEC)
+    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYSR-2"))))
+    (s,) = result.suggestions
+    assert s.id.startswith("DSN-") and s.pattern == "sibling-analogue" and s.derived_from == ["SYSR-2"]
+    assert s.statement.endswith("that display the version of the tool.")
+    assert s.citations == []  # no clause of a standard is about a help flag: nothing is cited
+
+
+def test_a_compound_requirement_is_split_with_its_condition_and_limit_kept():
+    parts = split("When the driver brakes, the arbiter shall set the torque request to zero within 50 ms and "
+                  "report the event to the HMI.", "en")
+    assert parts == ["When the driver brakes, the arbiter shall set the torque request to zero within 50 ms.",
+                     "When the driver brakes, the arbiter shall report the event to the HMI."]
+    zh = split("检测到用户按下翻译按钮时，系统应该调用OCR服务对目标图片进行文字识别，并在界面上显示识别结果。", "zh")
+    assert zh == ["检测到用户按下翻译按钮时，系统应调用OCR服务对目标图片进行文字识别。",
+                  "检测到用户按下翻译按钮时，系统应在界面上显示识别结果。"]
+    assert split("The store shall persist each write before it acknowledges the write to its caller.", "en") == []
+    assert split("The tool shall read the file (and the index) at start-up.", "en") == []
+
+
+def test_a_distant_sibling_or_a_verb_alone_gives_no_analogue():
+    # two sponsors' requirements that share their frame but not their matter (a portal, a GCP project)
+    assert transfer("The platform SHALL provide a dedicated web portal for each sponsor at a unique URL.",
+                    "The system SHALL deploy a unique web portal URL for each sponsor.",
+                    "The platform SHALL provision each sponsor with a dedicated GCP project for staging environments.") is None
+    assert transfer("The system SHALL support multiple clinical trial sites within each sponsor's environment.",
+                    "The system SHALL support role-based access control for each sponsor.",
+                    "The system SHALL configure each sponsor's database with site data structures.") is None
