@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the CLI imports the core lazily, so that `safereq --help` stays instant
     from ..checks.config import Config
     from ..checks.engine import Checker
+    from ..checks.engine.deviations import Accepted
     from ..checks.findings import Finding, Severity
     from ..checks.registry import RuleInfo
     from ..workspace import Workspace
@@ -214,10 +215,11 @@ def _run(args: argparse.Namespace) -> int:
         severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
         texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
                  for path, doc in workspace.documents.items()}
-        report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
+        accepted = [] if fragment is not None and fragment.reused is not None else checker.accepted()
+        report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts, accepted)
     _emit(report, args.output)
     if not args.quiet:
-        _print_summary(args, findings, len(loaded.sources), fixed, paths)
+        _print_summary(args, findings, len(loaded.sources), fixed, paths, accepted=len(accepted))
     for rule, error in sorted(checker.failures.items()):
         print(f"safereq: internal error in rule {rule} ({error}); its findings are missing from this report. "
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
@@ -313,9 +315,11 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],
-            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str] | None = None) -> str:
+            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str] | None = None,
+            accepted: Sequence[Accepted] = ()) -> str:
     """The report in ``fmt``; ``texts`` (documents by path) give SARIF its line hashes and UTF-16 columns,
-    else it reads the files from disk."""
+    else it reads the files from disk. ``accepted`` findings (deviations) are written as suppressed results in
+    SARIF; the other formats leave them out."""
     if fmt == "json":
         from ..report import json as report_json
 
@@ -323,7 +327,8 @@ def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
     if fmt == "sarif":
         from ..report import sarif
 
-        return sarif.render(findings, rules, severities, cwd, texts)
+        return sarif.render(findings, rules, severities, cwd, texts,
+                            accepted=[(a.finding, a.deviation.reason, a.deviation.item_id) for a in accepted])
     from ..report import text
 
     return text.render(findings)
@@ -341,7 +346,7 @@ def _emit(report: str, output: str | None) -> None:
 
 
 def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files: int, fixed: int | None,
-                   paths: list[str]) -> None:
+                   paths: list[str], *, accepted: int = 0) -> None:
     from ..report.text import summary
 
     if files == 0 and not findings:
@@ -349,7 +354,7 @@ def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files:
         return
     if args.format == "text" or args.output:
         fixable = sum(1 for f in findings if f.fix is not None and f.fix.safe)
-        print(summary(findings, files, fixed=fixed, fixable=fixable), file=sys.stderr)
+        print(summary(findings, files, fixed=fixed, fixable=fixable, accepted=accepted), file=sys.stderr)
 
 
 def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: list[Finding], *,

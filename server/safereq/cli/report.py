@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from ..exchange.records import collect
     from ..report.coverage import compute
+    from ..report.deviations import collect as collect_deviations
     from .errors import UsageError
     from .loading import load_workspace
 
@@ -43,6 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     for problem in loaded.problems:
         print(f"safereq: {problem.path}: {problem.message} (not in the report)", file=sys.stderr)
     coverage = compute(collect(workspace))
+    deviations = collect_deviations(workspace)
     out_dir = Path(args.output)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -50,15 +52,16 @@ def _run(args: argparse.Namespace) -> int:
             from ..report.html.page import render
 
             target = out_dir / "index.html"
-            target.write_text(render(coverage, args.title), encoding="utf-8")
+            target.write_text(render(coverage, args.title, deviations), encoding="utf-8")
             written = [target]
         else:
             from ..report import tables
 
-            written = getattr(tables, f"write_{args.format}")(coverage, out_dir)
+            written = getattr(tables, f"write_{args.format}")(coverage, out_dir, deviations)
     except OSError as exc:
         raise UsageError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
     summary = ", ".join(f"{row.measure} {row.percent:g}%" for row in coverage.overall) or "nothing to measure"
-    print(f"safereq: {len(coverage.records)} items, {len(coverage.holes)} holes ({summary}); wrote "
+    accepted = f", {len(deviations)} accepted deviations" if deviations else ""
+    print(f"safereq: {len(coverage.records)} items, {len(coverage.holes)} holes{accepted} ({summary}); wrote "
           + ", ".join(str(p) for p in written), file=sys.stderr)
     return 0

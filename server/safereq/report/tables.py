@@ -3,7 +3,8 @@
 Three tables, the same as the HTML page: ``coverage`` (group, measure, covered, total, percent, holes; the
 groups are ``all``, each kind and each ASIL, told apart by ``by``), ``holes`` (most severe first) and
 ``matrix`` (one row per item). JSON holds all three; CSV writes ``coverage.csv``, ``holes.csv`` and
-``matrix.csv``; XLSX one workbook with a sheet each (openpyxl, loaded only for it).
+``matrix.csv``; XLSX one workbook with a sheet each (openpyxl, loaded only for it). A workspace with accepted
+deviations adds a fourth table, ``deviations`` (report/deviations.py).
 """
 
 from __future__ import annotations
@@ -12,18 +13,21 @@ import csv
 import io
 import json
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
 from .coverage import Coverage, asil_of
+from .deviations import DeviationRow
 
 _COVERAGE = ("by", "group", "measure", "covered", "total", "percent", "holes")
 _HOLES = ("asil", "id", "kind", "measure", "title", "document", "line")
 _MATRIX = ("id", "kind", "category", "asil", "title", "parents", "children", "verified_by", "safety_goals",
            "holes", "document", "line")
+_DEVIATIONS = ("item", "rule", "words", "reason", "document", "line", "commit", "author", "date")
 
 
-def tables(coverage: Coverage) -> dict[str, list[dict[str, Any]]]:
+def tables(coverage: Coverage, deviations: Sequence[DeviationRow] = ()) -> dict[str, list[dict[str, Any]]]:
     rows = [{"by": by, "group": r.group, "measure": r.measure, "covered": r.covered, "total": r.total,
              "percent": r.percent, "holes": list(r.holes)}
             for by, group in (("all", coverage.overall), ("kind", coverage.by_kind), ("asil", coverage.by_asil))
@@ -37,27 +41,38 @@ def tables(coverage: Coverage) -> dict[str, list[dict[str, Any]]]:
                "parents": list(r.links.get("derived-from", ())), "children": coverage.children.get(r.id, []),
                "verified_by": coverage.verified_by.get(r.id, []), "safety_goals": coverage.goals_of.get(r.id, []),
                "holes": missing.get(r.id, []), "document": r.document, "line": r.line} for r in coverage.records]
-    return {"coverage": rows, "holes": holes, "matrix": matrix}
+    out = {"coverage": rows, "holes": holes, "matrix": matrix}
+    if deviations:
+        out["deviations"] = [{c: getattr(d, c) for c in _DEVIATIONS} for d in deviations]
+    return out
+
+
+def _named(data: dict[str, list[dict[str, Any]]]) -> list[tuple[str, tuple[str, ...]]]:
+    """The tables of ``data`` with their columns, in the order they are written."""
+    named = [("coverage", _COVERAGE), ("holes", _HOLES), ("matrix", _MATRIX), ("deviations", _DEVIATIONS)]
+    return [(name, columns) for name, columns in named if name in data]
 
 
 def _flat(value: Any) -> Any:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-def write_json(coverage: Coverage, out_dir: Path) -> list[Path]:
+def write_json(coverage: Coverage, out_dir: Path, deviations: Sequence[DeviationRow] = ()) -> list[Path]:
     target = out_dir / "report.json"
-    body = {"schema": "safereq-report", "version": 1, "generator": f"safereq {__version__}", **tables(coverage)}
+    body = {"schema": "safereq-report", "version": 1, "generator": f"safereq {__version__}",
+            **tables(coverage, deviations)}
     target.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return [target]
 
 
-def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
+def write_csv(coverage: Coverage, out_dir: Path, deviations: Sequence[DeviationRow] = ()) -> list[Path]:
     written = []
-    for name, columns in (("coverage", _COVERAGE), ("holes", _HOLES), ("matrix", _MATRIX)):
+    data = tables(coverage, deviations)
+    for name, columns in _named(data):
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
-        for row in tables(coverage)[name]:
+        for row in data[name]:
             writer.writerow([_flat(row[c]) for c in columns])
         target = out_dir / f"{name}.csv"
         target.write_text(buffer.getvalue(), encoding="utf-8")
@@ -65,14 +80,14 @@ def write_csv(coverage: Coverage, out_dir: Path) -> list[Path]:
     return written
 
 
-def write_xlsx(coverage: Coverage, out_dir: Path) -> list[Path]:
+def write_xlsx(coverage: Coverage, out_dir: Path, deviations: Sequence[DeviationRow] = ()) -> list[Path]:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
     book = Workbook()
     book.remove(book.active)
-    data = tables(coverage)
-    for name, columns in (("coverage", _COVERAGE), ("holes", _HOLES), ("matrix", _MATRIX)):
+    data = tables(coverage, deviations)
+    for name, columns in _named(data):
         sheet = book.create_sheet(name.capitalize())
         sheet.append(list(columns))
         for cell in sheet[1]:

@@ -1,16 +1,18 @@
-"""Lay out the report page: holes first, coverage by kind and by ASIL, the filterable trace matrix, and one
+"""Lay out the report page: holes first, the accepted deviations, coverage by kind and by ASIL, the filterable trace matrix, and one
 trace graph per safety goal. Every text from the documents is escaped; the page loads nothing from
 anywhere (CSS, script and SVG are inline), so it opens from the file system and from an artifact store.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from html import escape
 from importlib.resources import files
 
 from ... import __version__
 from ..coverage import ASIL_ORDER, Coverage, Row, asil_of, describe
+from ..deviations import DeviationRow
 from .graph import GraphvizMissing, goal_source, render_svgs
 
 MAX_GRAPHS = 200
@@ -67,7 +69,23 @@ def _graphs(coverage: Coverage, goals: list, hole_ids: set[str]) -> list[str]:
     return out
 
 
-def render(coverage: Coverage, title: str = "Traceability report") -> str:
+def _deviations(rows: Sequence[DeviationRow]) -> list[str]:
+    """The accepted deviations: item, rule, words, reason, place, and the commit and author git gives."""
+    out = ['<h2 id="deviations">Accepted deviations</h2>',
+           '<table id="deviation-table"><thead><tr><th>item</th><th>rule</th><th>words</th><th>reason</th>'
+           '<th>where</th><th>commit</th><th>author</th><th>date</th></tr></thead><tbody>']
+    for d in rows:
+        reason = escape(d.reason) if d.reason else '<em class="hole">no reason given</em>'
+        out.append(f'<tr class="deviation" data-id="{escape(d.item)}" data-rule="{escape(d.rule)}">'
+                   f'<td><a href="#item-{escape(d.item)}">{escape(d.item)}</a></td><td>{escape(d.rule)}</td>'
+                   f"<td>{escape(d.words or '')}</td><td>{reason}</td><td>{escape(d.document)}:{d.line}</td>"
+                   f"<td>{escape((d.commit or '')[:12])}</td><td>{escape(d.author or '')}</td>"
+                   f"<td>{escape(d.date or '')}</td></tr>")
+    out.append("</tbody></table>")
+    return out
+
+
+def render(coverage: Coverage, title: str = "Traceability report", deviations: Sequence[DeviationRow] = ()) -> str:
     """The whole page as one HTML string."""
     holes_by_id: dict[str, list[str]] = {}
     for hole in coverage.holes:
@@ -97,6 +115,8 @@ def render(coverage: Coverage, title: str = "Traceability report") -> str:
         out.append("</tbody></table>")
     else:
         out.append('<p class="ok" id="no-holes">No holes: every measured item is covered.</p>')
+    if deviations:
+        out += _deviations(deviations)
     out += [
         '<h2 id="coverage">Coverage</h2>',
         "<p>covered: hazardous events (not QM) with a safety goal; refined: safety goals and functional safety "

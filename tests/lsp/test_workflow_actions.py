@@ -1,0 +1,223 @@
+"""Accept a finding as a deviation, and fix all safe findings of a document, through a real LSP client.
+
+The client behaves like an editor: it applies the server's WorkspaceEdits (refusing one made for another
+version) and sends the result back as didChange, so each next request sees what the user would see.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+from .conftest import SERVER_COMMAND, SERVER_ENV, start, wait_until
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+DOC = """# Functional safety requirements
+
+## SG-1: Avoid unintended steering
+The steering system shall not apply unintended torque.
+
+- ASIL: B
+- Verified by: TC-1
+
+### FSR-1: Warn the driver
+The ECU should warn the driver within 200 ms.
+
+- ASIL: B
+- Derived from: SG-1
+- Verified by: TC-1
+
+### FSR-2: Limit the torque
+The ECU must limit the torque to 3 Nm within 50 ms.
+
+- ASIL: B
+- Derived from: SG-1
+- Verified by: TC-1
+
+## TC-1: Torque test
+The test shall apply a torque request of 5 Nm and check the limit.
+"""
+
+
+def _converter():
+    """pygls' converter, reading a code action that runs a command as a CodeAction: lsprotocol's own hook takes
+    every object with a ``command`` field for a bare Command (whose ``command`` is a string), losing the
+    action's kind, diagnostics and the command's arguments. Editors read the JSON as the protocol says."""
+    from typing import Union
+
+    converter = default_converter()
+
+    def hook(obj, _type):
+        bare = isinstance(obj.get("command"), str)
+        return converter.structure(obj, types.Command if bare else types.CodeAction)
+
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], hook)
+    return converter
+
+
+def make_client() -> LanguageClient:
+    client = LanguageClient(converter_factory=_converter)
+    client.statuses = []  # type: ignore[attr-defined]
+    client.texts = {}  # type: ignore[attr-defined]
+    register_lsp_features(client, {k: v for k, v in DEFAULT_CLIENT_FEATURES.items() if k != types.WINDOW_SHOW_MESSAGE})
+
+    @client.feature("safereq/status")
+    def _status(client: LanguageClient, params) -> None:
+        client.statuses.append(params if isinstance(params, dict) else
+                               params._asdict() if hasattr(params, "_asdict") else vars(params))
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
+        return None
+
+    @client.feature(types.WINDOW_SHOW_MESSAGE)
+    def _show(client: LanguageClient, params: types.ShowMessageParams) -> None:
+        return None
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def _apply(client: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        for change in params.edit.document_changes or []:
+            current, text = client.texts[change.text_document.uri]
+            if change.text_document.version != current:
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version mismatch")
+            set_text(client, change.text_document.uri, apply_edits(text, change.edits))
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    return client
+
+
+def apply_edits(text: str, edits) -> str:
+    lines = text.split("\n")
+
+    def offset(pos: types.Position) -> int:  # ASCII text: UTF-16 columns are code points
+        return sum(len(x) + 1 for x in lines[:pos.line]) + pos.character
+
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
+    return text
+
+
+def set_text(client: LanguageClient, uri: str, text: str) -> None:
+    version = client.texts[uri][0] + 1
+    client.texts[uri] = [version, text]
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def open_text(client: LanguageClient, path: Path, text: str) -> str:
+    uri = path.as_uri()
+    client.texts[uri] = [1, text]
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="markdown", version=1, text=text)))
+    return uri
+
+
+CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, server_env=dict(SERVER_ENV), client_factory=make_client)
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("ws")
+    (folder / "fsr.md").write_text(DOC, encoding="utf-8")
+    return folder
+
+
+@pytest_lsp.fixture(scope="module", config=CONFIG)
+async def client(lsp_client: LanguageClient, root: Path):
+    await start(lsp_client, root)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def rules_of(client: LanguageClient, uri: str) -> list[str]:
+    return sorted(str(d.code) for d in client.diagnostics.get(uri, []))
+
+
+async def fresh(client: LanguageClient, uri: str, name: str, text: str) -> None:
+    """Open ``text`` as a new document and wait for its first diagnostics."""
+    open_text(client, Path(uri.removeprefix("file://")), text)
+    await wait_until(client, lambda: uri in client.diagnostics)
+
+
+async def actions(client: LanguageClient, uri: str, rng: types.Range, only=None, diagnostics=()):
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri=uri), rng, types.CodeActionContext(list(diagnostics), only=only))) or []
+
+
+def diagnostic(client: LanguageClient, uri: str, rule: str) -> types.Diagnostic:
+    return next(d for d in client.diagnostics[uri] if d.code == rule)
+
+
+async def test_accept_this_finding_writes_a_deviation_with_the_reason(client: LanguageClient, root: Path):
+    uri = (root / "accept.md").as_uri()
+    await fresh(client, uri, "accept.md", DOC)
+    assert "modal/non-binding-verb" in rules_of(client, uri)
+    d = diagnostic(client, uri, "modal/non-binding-verb")
+    found = await actions(client, uri, d.range, diagnostics=[d])
+    accept = [a for a in found if a.title == "Accept this finding… (modal/non-binding-verb)"]
+    assert len(accept) == 1 and accept[0].kind == types.CodeActionKind.QuickFix and accept[0].edit is None
+    command = accept[0].command
+    assert command.command == "safereq.acceptFinding"
+    # Without a reason (an editor that does not ask for one): refused, nothing written.
+    with pytest.raises(JsonRpcException, match="needs a reason"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(command.command, command.arguments))
+    before = client.texts[uri][1]
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command.command, [*command.arguments, "quoted from\nthe customer's specification CS-4"]))
+    assert result["applied"] is True
+    text = client.texts[uri][1]
+    assert text == before.replace(
+        "- Derived from: SG-1\n- Verified by: TC-1\n\n### FSR-2",
+        "- Derived from: SG-1\n- Verified by: TC-1\n"
+        "- Deviation: modal/non-binding-verb \"should\": quoted from the customer's specification CS-4\n\n### FSR-2")
+    await wait_until(client, lambda: "modal/non-binding-verb" not in rules_of(client, uri))
+    assert not any(r.startswith("deviation/") for r in rules_of(client, uri))
+    # The same command with the old version is refused: the finding it named may have moved.
+    with pytest.raises(JsonRpcException, match="changed since"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command.command, [*command.arguments, "again"]))
+
+
+async def test_fix_all_is_one_versioned_edit_of_the_safe_fixes_check_fix_applies(client: LanguageClient, root: Path,
+                                                                                 tmp_path: Path):
+    uri = (root / "fixall.md").as_uri()
+    await fresh(client, uri, "fixall.md", DOC)
+    whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+    (action,) = await actions(client, uri, whole, only=[types.CodeActionKind.SourceFixAll])
+    assert action.kind == "source.fixAll.safereq" and action.command is None
+    (change,) = action.edit.document_changes
+    assert change.text_document.uri == uri and change.text_document.version == client.texts[uri][0]
+    fixed = apply_edits(client.texts[uri][1], change.edits)
+    # The same fixes `safereq check --fix` applies (one source of truth for what is safe).
+    copy = tmp_path / "fsr.md"
+    copy.write_text(DOC, encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "safereq", "check", "--fix", "-q", str(copy)], capture_output=True,
+                   env=SERVER_ENV, timeout=120)
+    assert fixed == copy.read_text(encoding="utf-8") != DOC
+    assert (await actions(client, uri, whole, only=["source.fixAll.safereq"]))[0].edit == action.edit
+    assert await actions(client, uri, whole, only=["source.organizeImports"]) == []
+
+
+async def test_the_fix_all_command_applies_the_edit_and_says_how_many(client: LanguageClient, root: Path):
+    uri = (root / "command.md").as_uri()
+    await fresh(client, uri, "command.md", DOC)
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams("safereq.fixAll", [uri]))
+    assert result == {"applied": True, "fixed": 1, "message": "Applied 1 safe fix."}
+    text = client.texts[uri][1]
+    assert "The ECU shall limit the torque" in text and "The ECU should warn" in text  # 'should': no safe fix
+    await wait_until(client, lambda: "modal/non-standard-verb" not in rules_of(client, uri))
+    again = await client.workspace_execute_command_async(types.ExecuteCommandParams("safereq.fixAll", [uri]))
+    assert again["applied"] is False and again["fixed"] == 0
+    with pytest.raises(JsonRpcException, match="expects one argument"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams("safereq.fixAll", []))
