@@ -130,6 +130,11 @@ CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, server_env=dict(SERVE
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("ws")
     (folder / "fsr.md").write_text(DOC, encoding="utf-8")
+    # fsr.md's findings of today are the baseline (the other documents are opened as new ones).
+    (folder / "safereq.toml").write_text('baseline = "baseline.json"\n', encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "safereq", "check", "-q", "fsr.md"], cwd=folder, env=SERVER_ENV,
+                   capture_output=True, timeout=120, check=True)
+    assert (folder / "baseline.json").is_file()
     return folder
 
 
@@ -221,3 +226,19 @@ async def test_the_fix_all_command_applies_the_edit_and_says_how_many(client: La
     assert again["applied"] is False and again["fixed"] == 0
     with pytest.raises(JsonRpcException, match="expects one argument"):
         await client.workspace_execute_command_async(types.ExecuteCommandParams("safereq.fixAll", []))
+
+
+async def test_baselined_findings_are_hints_and_new_ones_are_not(client: LanguageClient, root: Path):
+    uri = (root / "fsr.md").as_uri()
+    await fresh(client, uri, "fsr.md", DOC)
+    # (The other tests' documents repeat fsr.md's IDs: trace/duplicate-id is new here and left out.)
+    shown = {d.code: d for d in client.diagnostics[uri] if d.code != "trace/duplicate-id"}
+    assert set(shown) == {"modal/non-binding-verb", "modal/non-standard-verb"}
+    assert all(d.severity == types.DiagnosticSeverity.Hint and d.message.endswith(" (in the baseline)")
+               for d in shown.values())
+    set_text(client, uri, DOC.replace("\n### FSR-2", "\n\n\n### FSR-2").replace("within 200 ms", "quickly"))
+    await wait_until(client, lambda: any(d.code == "wording/vague-term" for d in client.diagnostics[uri]))
+    severity = {d.code: d.severity for d in client.diagnostics[uri] if d.code != "trace/duplicate-id"}
+    assert severity == {"modal/non-binding-verb": types.DiagnosticSeverity.Hint,  # moved, still baselined
+                        "modal/non-standard-verb": types.DiagnosticSeverity.Hint,
+                        "wording/vague-term": types.DiagnosticSeverity.Warning}  # new

@@ -103,6 +103,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--coverage-min", metavar="KIND=PCT", type=_gate, action="append", default=[],
                    help="fail (exit 1) when a kind's trace coverage is below PCT: SG=100, TSR.verified=90, "
                         "all.refined=80 (repeatable; see docs/report.md)")
+    p.add_argument("--baseline", metavar="FILE",
+                   help="report only findings not in FILE (created with today's findings when missing; default: "
+                        "the configuration's 'baseline')")
+    p.add_argument("--update-baseline", nargs="?", const="prune", choices=("prune", "all"), metavar="all",
+                   help="remove the baseline's entries that are fixed; with =all, record every current finding")
     p.add_argument("--fragment", metavar="OUT", help="also write this repository's fragment for `safereq merge` "
                                                      "(reused as it is when its inputs did not change; *.gz gzipped)")
     p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
@@ -212,6 +217,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
         findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
+        findings, baselined = _baselined(args, config, workspace, loaded, findings, cwd)
         severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
         texts = {path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
                  for path, doc in workspace.documents.items()}
@@ -219,7 +225,7 @@ def _run(args: argparse.Namespace) -> int:
         report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts, accepted)
     _emit(report, args.output)
     if not args.quiet:
-        _print_summary(args, findings, len(loaded.sources), fixed, paths, accepted=len(accepted))
+        _print_summary(args, findings, len(loaded.sources), fixed, paths, accepted=len(accepted), baselined=baselined)
     for rule, error in sorted(checker.failures.items()):
         print(f"safereq: internal error in rule {rule} ({error}); its findings are missing from this report. "
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
@@ -227,6 +233,45 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     short = _coverage_failures(args.coverage_min, workspace, loaded)
     return 1 if short or any(f.severity == Severity.ERROR for f in findings) else 0
+
+
+def _baselined(args: argparse.Namespace, config: Config, workspace: Workspace, loaded: LoadResult,
+               findings: list[Finding], cwd: Path) -> tuple[list[Finding], int]:
+    """The findings not in the baseline (``--baseline`` or the configuration's), and how many were in it.
+
+    A missing baseline file is created with every current finding; ``--update-baseline`` removes the
+    entries no finding matches any more, ``--update-baseline=all`` records every current finding."""
+    from ..report.baseline import Baseline, BaselineError
+
+    path = Path(args.baseline) if args.baseline else (config.root or cwd) / config.baseline if config.baseline else None
+    if path is None:
+        if args.update_baseline:
+            raise UsageError("--update-baseline needs a baseline: give --baseline FILE or set 'baseline' in the "
+                             "configuration")
+        return findings, 0
+    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+        workspace.update_many((source.path, source.text) for source in loaded.sources)
+    try:
+        try:
+            baseline = Baseline.load(path)
+        except FileNotFoundError:
+            baseline = Baseline(path).updated(findings, workspace, cwd, add=True)
+            baseline.write()
+            if not args.quiet:
+                print(f"safereq: recorded {baseline.size} findings in the new baseline {path}", file=sys.stderr)
+            return [], len(findings)
+        if args.update_baseline:
+            before = baseline.size
+            baseline = baseline.updated(findings, workspace, cwd, add=args.update_baseline == "all")
+            baseline.write()
+            if not args.quiet:
+                change = baseline.size - before
+                print(f"safereq: baseline {path}: {abs(change)} {'added' if change > 0 else 'removed'}, "
+                      f"{baseline.size} kept", file=sys.stderr)
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
+    new, known = baseline.split(findings, workspace, cwd)
+    return new, len(known)
 
 
 def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) -> list[str]:
@@ -346,7 +391,7 @@ def _emit(report: str, output: str | None) -> None:
 
 
 def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files: int, fixed: int | None,
-                   paths: list[str], *, accepted: int = 0) -> None:
+                   paths: list[str], *, accepted: int = 0, baselined: int = 0) -> None:
     from ..report.text import summary
 
     if files == 0 and not findings:
@@ -354,7 +399,8 @@ def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files:
         return
     if args.format == "text" or args.output:
         fixable = sum(1 for f in findings if f.fix is not None and f.fix.safe)
-        print(summary(findings, files, fixed=fixed, fixable=fixable, accepted=accepted), file=sys.stderr)
+        print(summary(findings, files, fixed=fixed, fixable=fixable, accepted=accepted, baselined=baselined),
+              file=sys.stderr)
 
 
 def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: list[Finding], *,

@@ -58,10 +58,11 @@ def code_actions(ls: SafereqServer, params: types.CodeActionParams) -> list[type
                 is_preferred=True if index == 0 else None,
                 edit=workspace_edit(session, ls.client_capabilities, fix.edits),
             ))
-    out.extend(accept_actions(session, params.text_document.uri, key, wanted, sent, _overlaps))
     from .impact import code_actions as review_actions
 
     out.extend(review_actions(session, params.text_document.uri, key, wanted, sent))
+    # Accepting a finding is the last resort, after every way of resolving it.
+    out.extend(accept_actions(session, params.text_document.uri, key, wanted, sent, _overlaps))
     if agent:
         out.extend(agent_actions(ls, params.text_document.uri, start[0]))
     return out or None

@@ -29,6 +29,7 @@ from ..model.vocabulary import load_vocabulary
 from ..workspace import Workspace
 from ..workspace.memory import too_big_to_check
 from ..workspace.loader import DEFAULT_MAX_BYTES, LoadProblem, SourceFile, is_markdown, read_source
+from .baseline_view import BaselineView
 from .documents import OpenDocument
 from .folders import FolderConfig, FolderExcluders, folder_of, kind_conflicts, primary_kinds
 from .positions import Codec, normalise, split_lines
@@ -94,6 +95,7 @@ class Session:
         # The review file's state (trace/suspect-link), read with the configuration; its error, if any.
         self.review: ReviewState | None = None
         self.review_error: str | None = None
+        self.baseline = BaselineView()  # the configuration's baseline: its findings are shown as hints
 
     # -- configuration -------------------------------------------------------------------------------------
     @property
@@ -436,6 +438,7 @@ class Session:
         severities = {rid: self.io_severity(rid) for rid in io_rule_infos()}
         for finding in io_findings(self.problems.values(), severities):
             by_key.setdefault(finding.path, []).append(finding)
+        by_key = self.baseline.apply(self, by_key)
         self._checked = (*stamp, by_key)
         return by_key
 
