@@ -65,6 +65,11 @@ def _converter():
     return converter
 
 
+PASSED = '<testsuite><testcase classname="hil" name="test_TC_1_torque"/></testsuite>'
+FAILED = ('<testsuite><testcase classname="hil" name="test_TC_1_torque"><failure message="torque 4.2 Nm"/>'
+          '</testcase></testsuite>')
+
+
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=_converter)
     client.statuses = []  # type: ignore[attr-defined]
@@ -131,7 +136,8 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("ws")
     (folder / "fsr.md").write_text(DOC, encoding="utf-8")
     # fsr.md's findings of today are the baseline (the other documents are opened as new ones).
-    (folder / "safereq.toml").write_text('baseline = "baseline.json"\n', encoding="utf-8")
+    (folder / "safereq.toml").write_text('baseline = "baseline.json"\ntest-results = ["results.xml"]\n', encoding="utf-8")
+    (folder / "results.xml").write_text(PASSED, encoding="utf-8")
     subprocess.run([sys.executable, "-m", "safereq", "check", "-q", "fsr.md"], cwd=folder, env=SERVER_ENV,
                    capture_output=True, timeout=120, check=True)
     assert (folder / "baseline.json").is_file()
@@ -242,3 +248,23 @@ async def test_baselined_findings_are_hints_and_new_ones_are_not(client: Languag
     assert severity == {"modal/non-binding-verb": types.DiagnosticSeverity.Hint,  # moved, still baselined
                         "modal/non-standard-verb": types.DiagnosticSeverity.Hint,
                         "wording/vague-term": types.DiagnosticSeverity.Warning}  # new
+
+
+async def test_hovers_show_the_last_result_and_a_failure_is_a_finding(client: LanguageClient, root: Path):
+    uri = (root / "hover.md").as_uri()
+    await fresh(client, uri, "hover.md", DOC)
+    at = DOC.split("\n").index("### FSR-1: Warn the driver")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri=uri), types.Position(at, 6)))
+    assert "**Verified by:** **TC-1** Torque test — *passed*" in hover.contents.value
+    assert not any(str(d.code).startswith("evidence/") for d in client.diagnostics[uri])
+    (root / "results.xml").write_text(FAILED, encoding="utf-8")
+    set_text(client, uri, client.texts[uri][1] + "\n")  # the next check reads the changed file
+    await wait_until(client, lambda: any(d.code == "evidence/failed-test" for d in client.diagnostics[uri]))
+    failed = [d for d in client.diagnostics[uri] if d.code == "evidence/failed-test"]
+    assert any(d.message == "FSR-1 is not verified: TC-1 failed on the last run: hil::test_TC_1_torque: torque 4.2 Nm"
+               for d in failed)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri=uri), types.Position(at, 6)))
+    assert "**TC-1** Torque test — **failed**: `hil::test_TC_1_torque`: torque 4.2 Nm" in hover.contents.value
+    (root / "results.xml").write_text(PASSED, encoding="utf-8")

@@ -160,9 +160,10 @@ def rule_infos() -> dict[str, RuleInfo]:
     return infos
 
 
-# Families whose findings the engine makes after the registered rules have run (engine/deviations.py): no
-# check function reports them, since they depend on the other rules' findings. Metadata as for the others.
-ENGINE_FAMILIES = ("deviation",)
+# Families whose findings are made outside the registered rules: by the engine after they have run
+# (deviation, engine/deviations.py: they depend on the other rules' findings), and from test results the
+# run was given (evidence, report/test_evidence.py). Metadata and configuration as for the others.
+ENGINE_FAMILIES = ("deviation", "evidence")
 
 
 @cache

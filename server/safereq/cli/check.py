@@ -103,6 +103,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--coverage-min", metavar="KIND=PCT", type=_gate, action="append", default=[],
                    help="fail (exit 1) when a kind's trace coverage is below PCT: SG=100, TSR.verified=90, "
                         "all.refined=80 (repeatable; see docs/report.md)")
+    p.add_argument("--test-results", metavar="GLOB", action="append", default=[],
+                   help="JUnit XML test results (repeatable; default: the configuration's 'test-results'): failed "
+                        "or missing results are findings, and --coverage-min takes KIND.passed")
     p.add_argument("--baseline", metavar="FILE",
                    help="report only findings not in FILE (created with today's findings when missing; default: "
                         "the configuration's 'baseline')")
@@ -216,6 +219,11 @@ def _run(args: argparse.Namespace) -> int:
         fixed: int | None = None
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
+        evidence = _evidence(args, config, workspace, loaded, cwd)
+        if evidence is not None:
+            from ..report.test_evidence import findings as evidence_findings
+
+            findings = findings + evidence_findings(workspace, evidence, checker.severities)
         findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
         findings, baselined = _baselined(args, config, workspace, loaded, findings, cwd)
         severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
@@ -231,7 +239,7 @@ def _run(args: argparse.Namespace) -> int:
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
     if checker.failures:
         return 2
-    short = _coverage_failures(args.coverage_min, workspace, loaded)
+    short = _coverage_failures(args.coverage_min, workspace, loaded, evidence)
     return 1 if short or any(f.severity == Severity.ERROR for f in findings) else 0
 
 
@@ -274,7 +282,32 @@ def _baselined(args: argparse.Namespace, config: Config, workspace: Workspace, l
     return new, len(known)
 
 
-def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) -> list[str]:
+def _evidence(args: argparse.Namespace, config: Config, workspace: Workspace, loaded: LoadResult, cwd: Path):
+    """The test results (``--test-results``, else the configuration's ``test-results``) matched to the
+    verification items, or None when none are given; the test cases that match none are listed on standard
+    error. A pattern that names no file, or a file that is not JUnit XML, is a usage error."""
+    if args.test_results:
+        patterns, root = list(args.test_results), cwd
+    elif config.test_results:
+        patterns, root = list(config.test_results), config.root or cwd
+    else:
+        return None
+    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+        workspace.update_many((source.path, source.text) for source in loaded.sources)
+    from ..report.test_evidence import load
+
+    evidence = load(patterns, root, workspace, config.test_id_pattern)
+    if evidence.problems:
+        raise UsageError("; ".join(evidence.problems))
+    if evidence.unmatched and not args.quiet:
+        shown = ", ".join(c.full_name for c in evidence.unmatched[:10])
+        more = f" and {len(evidence.unmatched) - 10} more" if len(evidence.unmatched) > 10 else ""
+        print(f"safereq: {len(evidence.unmatched)} of {len(evidence.cases)} test cases name no verification item: "
+              f"{shown}{more}", file=sys.stderr)
+    return evidence
+
+
+def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult, evidence=None) -> list[str]:
     """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
     if not gates:
         return []
@@ -283,7 +316,7 @@ def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) ->
     from ..exchange.records import collect
     from ..report.coverage import compute
 
-    coverage = compute(collect(workspace))
+    coverage = compute(collect(workspace), evidence.statuses() if evidence is not None else None)
     failures = [line for gate in gates for line in gate.failures(coverage)]
     for line in failures:
         print(f"safereq: {line}", file=sys.stderr)

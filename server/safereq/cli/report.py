@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("html", "json", "csv", "xlsx"), default="html",
                    help="html (index.html, the default), json (report.json), csv (three files) or xlsx")
     p.add_argument("--title", default="Traceability report", help="the page's title")
+    p.add_argument("--test-results", metavar="GLOB", action="append", default=[],
+                   help="JUnit XML test results (repeatable; default: the configuration's 'test-results'): "
+                        "pass/fail/skip/not run for each Verified by, and the passed measure")
     p.set_defaults(handler=run)
 
 
@@ -40,10 +43,11 @@ def _run(args: argparse.Namespace) -> int:
     from .errors import UsageError
     from .loading import load_workspace
 
-    workspace, loaded, _config = load_workspace(args)
+    workspace, loaded, config = load_workspace(args)
     for problem in loaded.problems:
         print(f"safereq: {problem.path}: {problem.message} (not in the report)", file=sys.stderr)
-    coverage = compute(collect(workspace))
+    evidence = _evidence(args, config, workspace)
+    coverage = compute(collect(workspace), evidence.statuses() if evidence is not None else None)
     deviations = collect_deviations(workspace)
     out_dir = Path(args.output)
     try:
@@ -52,16 +56,35 @@ def _run(args: argparse.Namespace) -> int:
             from ..report.html.page import render
 
             target = out_dir / "index.html"
-            target.write_text(render(coverage, args.title, deviations), encoding="utf-8")
+            target.write_text(render(coverage, args.title, deviations, evidence), encoding="utf-8")
             written = [target]
         else:
             from ..report import tables
 
-            written = getattr(tables, f"write_{args.format}")(coverage, out_dir, deviations)
+            written = getattr(tables, f"write_{args.format}")(coverage, out_dir, deviations, evidence)
     except OSError as exc:
         raise UsageError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
     summary = ", ".join(f"{row.measure} {row.percent:g}%" for row in coverage.overall) or "nothing to measure"
     accepted = f", {len(deviations)} accepted deviations" if deviations else ""
+    if evidence is not None:
+        accepted += f", {len(evidence.cases)} test results ({len(evidence.unmatched)} unmatched)"
     print(f"safereq: {len(coverage.records)} items, {len(coverage.holes)} holes{accepted} ({summary}); wrote "
           + ", ".join(str(p) for p in written), file=sys.stderr)
     return 0
+
+
+def _evidence(args: argparse.Namespace, config, workspace):
+    """The test results given (``--test-results``, else the configuration's), or None."""
+    from ..report.test_evidence import load
+    from .errors import UsageError
+
+    if args.test_results:
+        patterns, root = list(args.test_results), Path.cwd()
+    elif config.test_results:
+        patterns, root = list(config.test_results), config.root or Path.cwd()
+    else:
+        return None
+    evidence = load(patterns, root, workspace, config.test_id_pattern)
+    if evidence.problems:
+        raise UsageError("; ".join(evidence.problems))
+    return evidence
