@@ -15,10 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
@@ -26,17 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "core"))
 
 import generate  # noqa: E402  (benchmarks/core/generate.py)
-
-
-def timed(fn):
-    wall, cpu = time.perf_counter(), time.process_time()
-    value = fn()
-    return (time.perf_counter() - wall, time.process_time() - cpu), value
-
-
-def median(samples):
-    return {"wall_s": round(statistics.median(t[0][0] for t in samples), 4),
-            "cpu_s": round(statistics.median(t[0][1] for t in samples), 4)}
+from baseline import median, timed  # noqa: E402  (benchmarks/baseline.py: the same timing helpers)
 
 
 def junit(ids: list[str], cases: int) -> str:

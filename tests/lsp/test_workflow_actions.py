@@ -19,6 +19,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from .conftest import SERVER_COMMAND, SERVER_ENV, start, wait_until
+from .test_review import apply_edits, set_text  # the editor side: apply an edit, send the new text
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -99,25 +100,6 @@ def make_client() -> LanguageClient:
         return types.ApplyWorkspaceEditResult(applied=True)
 
     return client
-
-
-def apply_edits(text: str, edits) -> str:
-    lines = text.split("\n")
-
-    def offset(pos: types.Position) -> int:  # ASCII text: UTF-16 columns are code points
-        return sum(len(x) + 1 for x in lines[:pos.line]) + pos.character
-
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        text = text[:offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
-    return text
-
-
-def set_text(client: LanguageClient, uri: str, text: str) -> None:
-    version = client.texts[uri][0] + 1
-    client.texts[uri] = [version, text]
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
 
 
 def open_text(client: LanguageClient, path: Path, text: str) -> str:

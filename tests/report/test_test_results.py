@@ -6,7 +6,6 @@ they verify and its parents, unmatched test cases are listed, the report shows e
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
