@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { clearApiKey, setApiKey } from './commands/apiKey';
 import { acceptFinding, fixAllInDocument } from './commands/documentCommands';
+import { openSampleDocument, openWalkthrough } from './commands/walkthrough';
 import { Suggestions, decideSuggestion, runSuggestion, showTrace } from './commands/itemCommands';
 import { indexKnowledgeBase } from './commands/knowledgeBase';
 import { openReport, refreshCoverage } from './commands/report';
@@ -65,6 +66,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command(ClientCommand.setApiKey, () => setApiKey(context.secrets)),
     command(ClientCommand.clearApiKey, () => clearApiKey(context.secrets)),
     command(ClientCommand.fixAll, () => fixAllInDocument(ctl)),
+    command(ClientCommand.sampleDocument, () => openSampleDocument()),
+    command(ClientCommand.openWalkthrough, () => openWalkthrough()),
   );
   // Coverage in the status bar tooltip: when the server is ready, and a moment after Markdown edits.
   let coverageTimer: NodeJS.Timeout | undefined;

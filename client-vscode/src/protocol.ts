@@ -46,6 +46,8 @@ export const ClientCommand = {
   clearApiKey: 'safereq.llm.clearApiKey',
   openReport: 'safereq.report.open',
   fixAll: 'safereq.document.fixAll',
+  sampleDocument: 'safereq.walkthrough.sampleDocument',
+  openWalkthrough: 'safereq.walkthrough.open',
 } as const;
 
 /** What safereq.acceptFinding and safereq.fixAll return: whether the edit was applied, and the server's sentence. */
