@@ -12,11 +12,12 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 say() { printf '\n== %s\n' "$*"; }
 
-say "setup: Debian packages for the editor and report tests (neovim, graphviz, chromium)"
+say "setup: Debian packages for the editor and report tests (neovim, graphviz, chromium, gtest)"
 MISSING=""
 command -v nvim >/dev/null 2>&1 || MISSING="$MISSING neovim"
 command -v dot >/dev/null 2>&1 || MISSING="$MISSING graphviz"
 command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
+[ -f /usr/include/gtest/gtest.h ] || MISSING="$MISSING libgtest-dev g++"  # real gtest JUnit output
 [ -z "$MISSING" ] || bash scripts/apt-install.sh $MISSING  # waits for a dpkg lock another process holds
 
 say "setup: sarif-multitool (npm) for the GitHub SARIF ingestion test"

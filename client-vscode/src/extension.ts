@@ -1,6 +1,8 @@
 /** Entry point: wires the controller, status bar, log and commands together; no logic of its own. */
 import * as vscode from 'vscode';
 import { clearApiKey, setApiKey } from './commands/apiKey';
+import { acceptFinding, fixAllInDocument } from './commands/documentCommands';
+import { openSampleDocument, openWalkthrough } from './commands/walkthrough';
 import { Suggestions, decideSuggestion, runSuggestion, showTrace } from './commands/itemCommands';
 import { indexKnowledgeBase } from './commands/knowledgeBase';
 import { openReport, refreshCoverage } from './commands/report';
@@ -42,6 +44,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     [ServerCommand.showTrace]: (a) => showTrace(ctl, traces, a[0], a[1]),
     [ServerCommand.reviewAccept]: (a) => decideSuggestion(ctl, ServerCommand.reviewAccept, a),
     [ServerCommand.reviewReject]: (a) => decideSuggestion(ctl, ServerCommand.reviewReject, a),
+    // "Accept this finding…" asks for the reason the server needs.
+    [ServerCommand.acceptFinding]: (a) => acceptFinding(ctl, a),
   };
   ctl.commandInterceptor = (id, args) => {
     const run = serverCommands[id];
@@ -62,6 +66,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command(ClientCommand.showLog, () => log.show(true)),
     command(ClientCommand.setApiKey, () => setApiKey(context.secrets)),
     command(ClientCommand.clearApiKey, () => clearApiKey(context.secrets)),
+    command(ClientCommand.fixAll, () => fixAllInDocument(ctl)),
+    command(ClientCommand.sampleDocument, () => openSampleDocument()),
+    command(ClientCommand.openWalkthrough, () => openWalkthrough()),
   );
   // Coverage in the status bar tooltip: when the server is ready, and a moment after Markdown edits.
   let coverageTimer: NodeJS.Timeout | undefined;

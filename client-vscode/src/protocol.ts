@@ -25,6 +25,8 @@ export const ServerCommand = {
   reviewReject: 'safereq.review.reject',
   coverage: 'safereq.coverage',
   writeReport: 'safereq.writeReport',
+  acceptFinding: 'safereq.acceptFinding',
+  fixAll: 'safereq.fixAll',
 } as const;
 export type ServerCommandId = (typeof ServerCommand)[keyof typeof ServerCommand];
 
@@ -43,7 +45,22 @@ export const ClientCommand = {
   setApiKey: 'safereq.llm.setApiKey',
   clearApiKey: 'safereq.llm.clearApiKey',
   openReport: 'safereq.report.open',
+  fixAll: 'safereq.document.fixAll',
+  sampleDocument: 'safereq.walkthrough.sampleDocument',
+  openWalkthrough: 'safereq.walkthrough.open',
 } as const;
+
+/** What safereq.acceptFinding and safereq.fixAll return: whether the edit was applied, and the server's sentence. */
+export interface EditResult {
+  applied: boolean;
+  message: string;
+}
+
+export function parseEditResult(value: unknown): EditResult | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  return typeof v.applied === 'boolean' && typeof v.message === 'string' ? { applied: v.applied, message: v.message } : undefined;
+}
 
 /** Custom notification with the server's state, shown in the status bar. */
 export const STATUS_NOTIFICATION = 'safereq/status';

@@ -39,7 +39,8 @@ async def execute(client: LanguageClient, command: str, *args):
 async def test_commands_are_announced(client: LanguageClient, init_result: dict):
     offered = init_result["value"].capabilities.execute_command_provider.commands
     assert sorted(offered) == sorted(["safereq.showTrace", "safereq.markReviewed", *AGENT_COMMANDS, *REPORT_COMMANDS,
-                                      "safereq.review.accept", "safereq.review.reject"])
+                                      "safereq.review.accept", "safereq.review.reject", "safereq.acceptFinding",
+                                      "safereq.fixAll"])
 
 
 async def test_show_trace_returns_markdown(client: LanguageClient, system_dir: Path):

@@ -27,19 +27,23 @@ def _checkout(tmp: Path, pytest_rc: int, touch_tracked: bool = False) -> tuple[P
     """A git checkout holding the two scripts, with stand-ins that log to ``calls``; returns (root, bin, calls)."""
     root, bin_dir, calls = tmp / "repo", tmp / "bin", tmp / "calls.log"
     (root / "scripts").mkdir(parents=True)
-    for name in ("test.sh", "apt-install.sh"):
+    for name in ("test.sh", "apt-install.sh", "install_mcp_inspector.sh"):
         shutil.copy(REPO / "scripts" / name, root / "scripts" / name)
     (root / "tracked.txt").write_text("as committed\n", encoding="utf-8")
     (root / ".gitignore").write_text(".venv/\n.cache/\n", encoding="utf-8")
     change = "echo changed >> tracked.txt" if touch_tracked else ":"
     _tool(root / ".venv/bin/python", f'echo "python $*" >> "{calls}"\n'
                                      f'case "$*" in *pytest*) {change}; exit {pytest_rc};; esac')
-    _tool(root / ".cache/sarif-multitool/node_modules/.bin/sarif-multitool", "")
+    for tool in ("sarif-multitool/node_modules/.bin/sarif-multitool", "mcp-inspector/node_modules/.bin/mcp-inspector",
+                 "strictdoc/bin/strictdoc"):  # the tools test.sh installs, as installed already
+        _tool(root / ".cache" / tool, "")
     _tool(root / "tests/e2e/vscode/run.sh", f'echo "vscode e2e" >> "{calls}"')
     (root / "client-vscode").mkdir()
     _tool(bin_dir / "npm", f'echo "npm $*" >> "{calls}"')
     for name in ("nvim", "dot", "chromium"):
         _tool(bin_dir / name, "")
+    _tool(bin_dir / "apt-get", f'echo "apt-get $*" >> "{calls}"')  # a machine without gtest installs nothing real
+    _tool(bin_dir / "sudo", 'exec "$@"')
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     subprocess.run([*git, "-C", str(root), "add", "-A"], check=True)

@@ -45,4 +45,28 @@ describe('package.json', () => {
       assert.doesNotThrow(() => readFileSync(path.join(ROOT, file)), file);
     }
   });
+  it('has a walkthrough whose steps have their media, and whose buttons run commands that exist', () => {
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    assert.equal(walkthrough.id, 'gettingStarted');
+    const titles = walkthrough.steps.map((s: { title: string }) => s.title);
+    assert.deepEqual(titles, [
+      'Open or create a requirements folder',
+      'See the first findings and a quick fix',
+      'Index a standard you own',
+      'Set a model endpoint and key',
+      'Run a suggestion and accept it',
+      'Open the traceability report',
+    ]);
+    const ours = new Set<string>(Object.values(ClientCommand));
+    const workbench = new Set(['workbench.action.files.openFolder', 'workbench.actions.view.problems', 'workbench.action.openSettings']);
+    const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!media\/\*\*$/m, 'the media go into the .vsix');
+    for (const step of walkthrough.steps) {
+      assert.doesNotThrow(() => readFileSync(path.join(ROOT, step.media.markdown)), step.media.markdown);
+      const links = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
+      assert.ok(links.length > 0, `${step.id} has a button`);
+      for (const id of links) assert.ok(ours.has(id) || workbench.has(id), `${step.id}: unknown command ${id}`);
+      assert.ok(step.completionEvents.length > 0, `${step.id} can be completed`);
+    }
+  });
 });

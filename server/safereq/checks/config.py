@@ -61,6 +61,9 @@ class Config:
     external_ids: tuple[str, ...] = ()
     external_id_url: str | None = None
     impact_keys: tuple[str, ...] = ()  # [impact] attributes: what linked items also depend on
+    baseline: str | None = None  # the baseline file, relative to the configuration file's folder
+    test_results: tuple[str, ...] = ()  # JUnit XML files (globs), relative to the same folder
+    test_id_pattern: str | None = None  # a regular expression whose first group is a verification item's ID
     cache: str | bool = True  # `safereq check`'s cache: True = .safereq/cache, a folder, or False (off)
 
     @property
@@ -86,6 +89,11 @@ class Config:
         from ..config.model import CorporaSettings
 
         return CorporaSettings()
+
+    @property
+    def root(self) -> Path | None:
+        """The folder the configuration's relative paths start at (the configuration file's)."""
+        return self.source.parent if self.source else None
 
     def severity(self, rule_id: str, default: Severity, enabled: bool) -> Severity | None:
         """The severity to report ``rule_id`` with, or None when the rule is off."""
@@ -181,7 +189,8 @@ def _config(project: ProjectFile, path: Path | None) -> Config:
     return Config(_expand(project.rules), kinds, project.words, tuple(project.exclude),
                   project.index if "index" in given else None, project.llm if "llm" in given else None,
                   project.corpora if "corpora" in given else None, path, tuple(project.external_ids),
-                  project.external_id_url, tuple(project.impact.attributes), cache=project.cache)
+                  project.external_id_url, tuple(project.impact.attributes), project.baseline,
+                  tuple(project.test_results), project.test_id_pattern, cache=project.cache)
 
 
 def load_config_file(path: Path) -> Config:

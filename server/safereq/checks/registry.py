@@ -160,6 +160,23 @@ def rule_infos() -> dict[str, RuleInfo]:
     return infos
 
 
+# Families whose findings are made outside the registered rules: by the engine after they have run
+# (deviation, engine/deviations.py: they depend on the other rules' findings), and from test results the
+# run was given (evidence, report/test_evidence.py). Metadata and configuration as for the others.
+ENGINE_FAMILIES = ("deviation", "evidence")
+
+
+@cache
+def engine_rule_infos() -> dict[str, RuleInfo]:
+    """The metadata of the rules the engine itself reports (``ENGINE_FAMILIES``), by id."""
+    return {
+        f"{family}/{name}": RuleInfo(f"{family}/{name}", Severity.parse(spec["severity"]),
+                                     bool(spec.get("enabled", True)), spec["summary"], bool(spec.get("fixable", False)))
+        for family in ENGINE_FAMILIES
+        for name, spec in load_rules_yaml(f"checks/{family}.yaml")["rules"].items()
+    }
+
+
 # Lists the text analysis reads for every rule: phrases that cover an entry (analysis/word_lists.py) and
 # words that look like modal verbs but are none (analysis/modal_verbs.py).
 ANALYSIS_LISTS = ("not-in", "not-modal")

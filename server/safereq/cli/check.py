@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the CLI imports the core lazily, so that `safereq --help` stays instant
     from ..checks.config import Config
     from ..checks.engine import Checker
+    from ..checks.engine.deviations import Accepted
     from ..checks.findings import Finding, Fix, Severity
     from ..checks.registry import RuleInfo
     from ..model.document import Document
@@ -101,6 +103,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--coverage-min", metavar="KIND=PCT", type=_gate, action="append", default=[],
                    help="fail (exit 1) when a kind's trace coverage is below PCT: SG=100, TSR.verified=90, "
                         "all.refined=80 (repeatable; see docs/report.md)")
+    p.add_argument("--test-results", metavar="GLOB", action="append", default=[],
+                   help="JUnit XML test results (repeatable; default: the configuration's 'test-results'): failed "
+                        "or missing results are findings, and --coverage-min takes KIND.passed")
+    p.add_argument("--baseline", metavar="FILE",
+                   help="report only findings not in FILE (created with today's findings when missing; default: "
+                        "the configuration's 'baseline')")
+    p.add_argument("--update-baseline", nargs="?", const="prune", choices=("prune", "all"), metavar="all",
+                   help="remove the baseline's entries that are fixed; with =all, record every current finding")
     p.add_argument("--fragment", metavar="OUT", help="also write this repository's fragment for `safereq merge` "
                                                      "(reused as it is when its inputs did not change; *.gz gzipped)")
     p.add_argument("--fragment-name", metavar="NAME", help="the name the fragment's paths are shown under after a "
@@ -207,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
         workspace = Workspace(load_vocabulary(config.kinds) if config.kinds else None)
         checker = Checker(config)
         checker.set_review(_review_state(config, paths))
-        cache = _check_cache(args, config, cwd)
+        cache = _check_cache(args, config, cwd, loaded)
         if fragment is not None and fragment.reused is not None:
             findings = fragment.reused.local + fragment.reused.workspace
         elif cache is not None:
@@ -224,25 +234,96 @@ def _run(args: argparse.Namespace) -> int:
         fixed: int | None = None
         if args.fix:
             findings, fixed = _fix(workspace, checker, loaded, findings, quiet=args.quiet)
+        evidence = _evidence(args, config, workspace, loaded, cwd)
+        if evidence is not None:
+            from ..report.test_evidence import findings as evidence_findings
+
+            findings = findings + evidence_findings(workspace, evidence, checker.severities)
         findings = sorted(findings + io_findings(loaded.problems, io_severities), key=lambda f: f.sort_key())
+        findings, baselined = _baselined(args, config, workspace, loaded, findings, cwd)
         severities = {rid: checker.severities.get(rid) for rid in checker.rules} | io_severities
         texts = {s.path: ("\ufeff" if s.bom else "") + s.text for s in loaded.sources}  # not parsed when cached
         texts.update({path: ("\ufeff" if path in loaded.by_path and loaded.by_path[path].bom else "") + doc.text
                       for path, doc in workspace.documents.items()})
-        report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts)
+        accepted = [] if fragment is not None and fragment.reused is not None else checker.accepted()
+        report = _render(args.format, findings, all_rule_infos(), severities, cwd, texts, accepted)
     _emit(report, args.output)
     if not args.quiet:
-        _print_summary(args, findings, len(loaded.sources), fixed, paths)
+        _print_summary(args, findings, len(loaded.sources), fixed, paths, accepted=len(accepted), baselined=baselined)
     for rule, error in sorted(checker.failures.items()):
         print(f"safereq: internal error in rule {rule} ({error}); its findings are missing from this report. "
               "Please report this bug (SAFEREQ_DEBUG=1 shows the traceback).", file=sys.stderr)
     if checker.failures:
         return 2
-    short = _coverage_failures(args.coverage_min, workspace, loaded)
+    short = _coverage_failures(args.coverage_min, workspace, loaded, evidence)
     return 1 if short or any(f.severity == Severity.ERROR for f in findings) else 0
 
 
-def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) -> list[str]:
+def _baselined(args: argparse.Namespace, config: Config, workspace: Workspace, loaded: LoadResult,
+               findings: list[Finding], cwd: Path) -> tuple[list[Finding], int]:
+    """The findings not in the baseline (``--baseline`` or the configuration's), and how many were in it.
+
+    A missing baseline file is created with every current finding; ``--update-baseline`` removes the
+    entries no finding matches any more, ``--update-baseline=all`` records every current finding."""
+    from ..report.baseline import Baseline, BaselineError
+
+    path = Path(args.baseline) if args.baseline else (config.root or cwd) / config.baseline if config.baseline else None
+    if path is None:
+        if args.update_baseline:
+            raise UsageError("--update-baseline needs a baseline: give --baseline FILE or set 'baseline' in the "
+                             "configuration")
+        return findings, 0
+    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+        workspace.update_many((source.path, source.text) for source in loaded.sources)
+    try:
+        try:
+            baseline = Baseline.load(path)
+        except FileNotFoundError:
+            baseline = Baseline(path).updated(findings, workspace, cwd, add=True)
+            baseline.write()
+            if not args.quiet:
+                print(f"safereq: recorded {baseline.size} findings in the new baseline {path}", file=sys.stderr)
+            return [], len(findings)
+        if args.update_baseline:
+            before = baseline.size
+            baseline = baseline.updated(findings, workspace, cwd, add=args.update_baseline == "all")
+            baseline.write()
+            if not args.quiet:
+                change = baseline.size - before
+                print(f"safereq: baseline {path}: {abs(change)} {'added' if change > 0 else 'removed'}, "
+                      f"{baseline.size} kept", file=sys.stderr)
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
+    new, known = baseline.split(findings, workspace, cwd)
+    return new, len(known)
+
+
+def _evidence(args: argparse.Namespace, config: Config, workspace: Workspace, loaded: LoadResult, cwd: Path):
+    """The test results (``--test-results``, else the configuration's ``test-results``) matched to the
+    verification items, or None when none are given; the test cases that match none are listed on standard
+    error. A pattern that names no file, or a file that is not JUnit XML, is a usage error."""
+    if args.test_results:
+        patterns, root = list(args.test_results), cwd
+    elif config.test_results:
+        patterns, root = list(config.test_results), config.root or cwd
+    else:
+        return None
+    if not workspace.documents and loaded.sources:  # a reused fragment: nothing was parsed
+        workspace.update_many((source.path, source.text) for source in loaded.sources)
+    from ..report.test_evidence import load
+
+    evidence = load(patterns, root, workspace, config.test_id_pattern)
+    if evidence.problems:
+        raise UsageError("; ".join(evidence.problems))
+    if evidence.unmatched and not args.quiet:
+        shown = ", ".join(c.full_name for c in evidence.unmatched[:10])
+        more = f" and {len(evidence.unmatched) - 10} more" if len(evidence.unmatched) > 10 else ""
+        print(f"safereq: {len(evidence.unmatched)} of {len(evidence.cases)} test cases name no verification item: "
+              f"{shown}{more}", file=sys.stderr)
+    return evidence
+
+
+def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult, evidence=None) -> list[str]:
     """The coverage gates (``--coverage-min``) that fail, each printed on standard error."""
     if not gates:
         return []
@@ -251,7 +332,7 @@ def _coverage_failures(gates: list, workspace: Workspace, loaded: LoadResult) ->
     from ..exchange.records import collect
     from ..report.coverage import compute
 
-    coverage = compute(collect(workspace))
+    coverage = compute(collect(workspace), evidence.statuses() if evidence is not None else None)
     failures = [line for gate in gates for line in gate.failures(coverage)]
     for line in failures:
         print(f"safereq: {line}", file=sys.stderr)
@@ -299,10 +380,20 @@ def _fragment_plan(args: argparse.Namespace, paths: list[str], config: Config, l
                          key)
 
 
-def _check_cache(args: argparse.Namespace, config: Config, cwd: Path):
+# An attribute line that writes an accepted deviation (checks/engine/deviations.py, key "deviation").
+_DEVIATION_LINE = re.compile(r"^[ \t]*[-*+][ \t]+deviation[ \t]*[:：]", re.IGNORECASE | re.MULTILINE)
+
+
+def _check_cache(args: argparse.Namespace, config: Config, cwd: Path, loaded: LoadResult):
     """The persistent cache of this run (see checks/engine/cached.py), or None: ``--no-cache``, turned off in
-    the configuration, or a run that needs every document parsed anyway (``--fix``, ``--fragment``)."""
+    the configuration, or a run that needs every document parsed anyway: ``--fix``, ``--fragment``, test results
+    or a baseline (both read the parsed items), or a document that holds an accepted deviation (the report
+    lists what it accepted, which a cached run does not know)."""
     if args.no_cache or args.fix or args.fragment:
+        return None
+    if getattr(args, "test_results", None) or config.test_results or args.baseline or config.baseline:
+        return None
+    if any(_DEVIATION_LINE.search(s.text) for s in loaded.sources):
         return None
     folder = config.cache_dir(cwd)
     if folder is None:
@@ -324,9 +415,11 @@ def _review_state(config: Config, paths: list[str]):
 
 
 def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo],
-            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str] | None = None) -> str:
+            severities: Mapping[str, Severity | None], cwd: Path, texts: Mapping[str, str] | None = None,
+            accepted: Sequence[Accepted] = ()) -> str:
     """The report in ``fmt``; ``texts`` (documents by path) give SARIF its line hashes and UTF-16 columns,
-    else it reads the files from disk."""
+    else it reads the files from disk. ``accepted`` findings (deviations) are written as suppressed results in
+    SARIF; the other formats leave them out."""
     if fmt == "json":
         from ..report import json as report_json
 
@@ -334,7 +427,8 @@ def _render(fmt: str, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
     if fmt == "sarif":
         from ..report import sarif
 
-        return sarif.render(findings, rules, severities, cwd, texts)
+        return sarif.render(findings, rules, severities, cwd, texts,
+                            accepted=[(a.finding, a.deviation.reason, a.deviation.item_id) for a in accepted])
     from ..report import text
 
     return text.render(findings)
@@ -352,7 +446,7 @@ def _emit(report: str, output: str | None) -> None:
 
 
 def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files: int, fixed: int | None,
-                   paths: list[str]) -> None:
+                   paths: list[str], *, accepted: int = 0, baselined: int = 0) -> None:
     from ..report.text import summary
 
     if files == 0 and not findings:
@@ -360,7 +454,8 @@ def _print_summary(args: argparse.Namespace, findings: Sequence[Finding], files:
         return
     if args.format == "text" or args.output:
         fixable = sum(1 for f in findings if f.fix is not None and f.fix.safe)
-        print(summary(findings, files, fixed=fixed, fixable=fixable), file=sys.stderr)
+        print(summary(findings, files, fixed=fixed, fixable=fixable, accepted=accepted, baselined=baselined),
+              file=sys.stderr)
 
 
 def _fix(workspace: Workspace, checker: Checker, loaded: LoadResult, findings: list[Finding], *,

@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("html", "json", "csv", "xlsx"), default="html",
                    help="html (index.html, the default), json (report.json), csv (three files) or xlsx")
     p.add_argument("--title", default="Traceability report", help="the page's title")
+    p.add_argument("--test-results", metavar="GLOB", action="append", default=[],
+                   help="JUnit XML test results (repeatable; default: the configuration's 'test-results'): "
+                        "pass/fail/skip/not run for each Verified by, and the passed measure")
     p.set_defaults(handler=run)
 
 
@@ -50,13 +53,16 @@ def _destination(output: Path, fmt: str) -> tuple[Path, str | None]:
 def _run(args: argparse.Namespace) -> int:
     from ..exchange.records import collect
     from ..report.coverage import compute
+    from ..report.deviations import collect as collect_deviations
     from .errors import UsageError
     from .loading import load_workspace
 
-    workspace, loaded, _config = load_workspace(args)
+    workspace, loaded, config = load_workspace(args)
     for problem in loaded.problems:
         print(f"safereq: {problem.path}: {problem.message} (not in the report)", file=sys.stderr)
-    coverage = compute(collect(workspace))
+    evidence = _evidence(args, config, workspace)
+    coverage = compute(collect(workspace), evidence.statuses() if evidence is not None else None)
+    deviations = collect_deviations(workspace)
     out_dir, name = _destination(Path(args.output), args.format)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -66,16 +72,37 @@ def _run(args: argparse.Namespace) -> int:
             from ..workspace.atomic import write_atomically
 
             target = out_dir / (name or "index.html")
-            write_atomically(target, render(coverage, args.title).encode("utf-8"))  # never through a link
+            page = render(coverage, args.title, deviations, evidence)
+            write_atomically(target, page.encode("utf-8"))  # never through a link
             written = [target]
         else:
             from ..report import tables
 
             writer = getattr(tables, f"write_{args.format}")
-            written = writer(coverage, out_dir, name) if name else writer(coverage, out_dir)
+            written = writer(coverage, out_dir, deviations, evidence, **({"file_name": name} if name else {}))
     except OSError as exc:
         raise UsageError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
     summary = ", ".join(f"{row.measure} {row.percent:g}%" for row in coverage.overall) or "nothing to measure"
-    print(f"safereq: {len(coverage.records)} items, {len(coverage.holes)} holes ({summary}); wrote "
+    accepted = f", {len(deviations)} accepted deviations" if deviations else ""
+    if evidence is not None:
+        accepted += f", {len(evidence.cases)} test results ({len(evidence.unmatched)} unmatched)"
+    print(f"safereq: {len(coverage.records)} items, {len(coverage.holes)} holes{accepted} ({summary}); wrote "
           + ", ".join(str(p) for p in written), file=sys.stderr)
     return 0
+
+
+def _evidence(args: argparse.Namespace, config, workspace):
+    """The test results given (``--test-results``, else the configuration's), or None."""
+    from ..report.test_evidence import load
+    from .errors import UsageError
+
+    if args.test_results:
+        patterns, root = list(args.test_results), Path.cwd()
+    elif config.test_results:
+        patterns, root = list(config.test_results), config.root or Path.cwd()
+    else:
+        return None
+    evidence = load(patterns, root, workspace, config.test_id_pattern)
+    if evidence.problems:
+        raise UsageError("; ".join(evidence.problems))
+    return evidence

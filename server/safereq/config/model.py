@@ -132,6 +132,22 @@ class ProjectFile(_Closed):
     corpora: CorporaSettings = CorporaSettings()
     impact: ImpactSettings = ImpactSettings()
     cache: str | bool = True  # `safereq check`'s cache folder (relative to this file), or false for none
+    baseline: str | None = None
+    test_results: list[str] = Field([], alias="test-results")
+    test_id_pattern: str | None = Field(None, alias="test-id-pattern")
+
+    @field_validator("test_id_pattern")
+    @classmethod
+    def _test_id_pattern(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                compiled = re.compile(value)
+            except re.error as exc:
+                raise _Named(("test-id-pattern",), f"'test-id-pattern' is not a regular expression: {exc}") from None
+            if compiled.groups < 1:
+                raise _Named(("test-id-pattern",), "'test-id-pattern' needs a group for the ID, e.g. "
+                                                   "\"test_(TC_[0-9]+)\"")
+        return value
 
     @field_validator("rules")
     @classmethod

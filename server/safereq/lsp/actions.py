@@ -3,6 +3,8 @@
 The checks decide the fixes (modal verb → *shall*, ASIL → the computed or inherited value, dangling link →
 the closest ID, add missing attributes, split a requirement with two binding verbs, ...); the first fix of a
 finding is its preferred one. Nothing here knows about particular rules, so new rules' fixes appear as is.
+Every finding of an item also gets *Accept this finding…* (deviation_actions.py), and a request for
+``source.fixAll`` gets the document's safe fixes as one action (fix_all.py).
 """
 
 from __future__ import annotations
@@ -25,9 +27,14 @@ def _overlaps(a: Span, b: Span) -> bool:
 
 def code_actions(ls: SafereqServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
     from .agent_actions import ACTION_KIND, code_actions as agent_actions
+    from .deviation_actions import accept_actions
+    from .fix_all import fix_all_action, wanted as fix_all_wanted
 
     only = [str(getattr(k, "value", k)) for k in params.context.only or []]
     agent = not only or any(ACTION_KIND.startswith(k) for k in only)
+    if only and fix_all_wanted(only):  # editor.codeActionsOnSave, or the Source Action menu
+        fix_all = fix_all_action(ls, ls.session.key(params.text_document.uri))
+        return [fix_all] if fix_all is not None else None
     if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
         return agent_actions(ls, params.text_document.uri, params.range.start.line) or None if agent else None
     session = ls.session
@@ -54,6 +61,8 @@ def code_actions(ls: SafereqServer, params: types.CodeActionParams) -> list[type
     from .impact import code_actions as review_actions
 
     out.extend(review_actions(session, params.text_document.uri, key, wanted, sent))
+    # Accepting a finding is the last resort, after every way of resolving it.
+    out.extend(accept_actions(session, params.text_document.uri, key, wanted, sent, _overlaps))
     if agent:
         out.extend(agent_actions(ls, params.text_document.uri, start[0]))
     return out or None

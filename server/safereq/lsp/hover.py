@@ -53,7 +53,7 @@ async def hover(ls: SafereqServer, params: types.HoverParams) -> types.Hover | N
         parts.append(clause_markdown(element.ref, indexed))
     elif element is not None:
         span = element.span
-        parts.append(_element(ws, element, key, session.config))
+        parts.append(_element(ws, element, key, session.config, _evidence(session)))
         if isinstance(element, IdAt) and (item := ws.item(element.id)) is not None:
             from .impact import hover_section
 
@@ -83,9 +83,28 @@ def _markup_kind(ls: SafereqServer) -> types.MarkupKind:
     return types.MarkupKind.Markdown
 
 
-def _element(ws: Workspace, element, key: str, config: Config) -> str:
+def _evidence(session):
+    """The workspace's test results, or None (none configured, or they cannot be read)."""
+    try:
+        return session.test_results.evidence(session)
+    except Exception:  # a broken results file must not take hovers down
+        log.exception("reading the test results failed while hovering")
+        return None
+
+
+def _result(evidence, item_id: str) -> str:
+    """`` — passed`` / `` — **failed**: test: message`` / `` — skipped`` / `` — not run``."""
+    status = evidence.status(item_id)
+    cases = evidence.by_item.get(item_id, [])
+    if status == "failed":
+        case = next(c for c in cases if c.failed)
+        return f" — **failed**: `{case.full_name}`" + (f": {case.message}" if case.message else "")
+    return f" — *{status}*"
+
+
+def _element(ws: Workspace, element, key: str, config: Config, evidence=None) -> str:
     if isinstance(element, IdAt):
-        return _id(ws, element.id, key, config)
+        return _id(ws, element.id, key, config, evidence)
     if isinstance(element, AsilAt):
         return _asil(ws, element)
     if isinstance(element, ClassAt):
@@ -95,10 +114,13 @@ def _element(ws: Workspace, element, key: str, config: Config) -> str:
     return ""
 
 
-def _names(links: tuple[LinkedId, ...] | list[LinkedId], config: Config | None = None) -> str:
+def _names(links: tuple[LinkedId, ...] | list[LinkedId], config: Config | None = None, evidence=None) -> str:
     out = []
     for link in links[:MAX_LIST]:
-        if link.item is not None:
+        if evidence is not None:
+            out.append(f"**{link.id}**" + (f" {link.item.title}" if link.item is not None else "")
+                       + _result(evidence, link.id))
+        elif link.item is not None:
             out.append(f"**{link.id}** {link.item.title}")
         elif link.defined:
             out.append(f"**{link.id}** (hazardous event)")
@@ -117,7 +139,7 @@ def _items(items: tuple[Item, ...]) -> str:
     return "; ".join(shown) + (f"; … {more} more" if more > 0 else "") if shown else "—"
 
 
-def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
+def _id(ws: Workspace, item_id: str, key: str, config: Config, evidence=None) -> str:
     item = ws.item(item_id)
     if item is None:
         event = event_view(ws, item_id)
@@ -147,7 +169,9 @@ def _id(ws: Workspace, item_id: str, key: str, config: Config) -> str:
     if view.hazards:
         out.append(f"**Hazards:** {_names(view.hazards)}")
     if view.category != "verification" or view.verified_by:
-        out.append(f"**Verified by:** {_names(view.verified_by, config)}")
+        out.append(f"**Verified by:** {_names(view.verified_by, config, evidence)}")
+    if evidence is not None and view.category == "verification":
+        out.append(f"**Last result:**{_result(evidence, item.id)[2:]}")
     if view.verifies:
         out.append(f"**Verifies:** {_items(view.verifies)}")
     if item.path != key:

@@ -77,7 +77,9 @@ FEATURES: list[tuple[str, str, str, bool, Any]] = [
     (types.TEXT_DOCUMENT_CODE_LENS, "lens", "code_lens", False, types.CodeLensOptions(resolve_provider=False)),
     (types.TEXT_DOCUMENT_INLAY_HINT, "lens", "inlay_hints", False, types.InlayHintOptions(resolve_provider=False)),
     (types.TEXT_DOCUMENT_CODE_ACTION, "actions", "code_actions", False,
-     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, "refactor.safereq"], resolve_provider=False)),
+     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, "refactor.safereq",
+                                               types.CodeActionKind.SourceFixAll, "source.fixAll.safereq"],
+                            resolve_provider=False)),
 ]
 
 # (command, module, function, whether it takes the command's name): ``workspace/executeCommand``. Like the
@@ -94,6 +96,8 @@ COMMANDS: list[tuple[str, str, str, bool]] = [
     (names.REVIEW_REJECT, "review", "run_review_command", True),
     (names.COVERAGE, "report_bridge", "run", True),
     (names.WRITE_REPORT, "report_bridge", "run", True),
+    (names.ACCEPT_FINDING, "deviation_actions", "accept_finding", False),  # writes an accepted deviation
+    (names.FIX_ALL, "fix_all", "fix_all_command", False),  # the safe fixes of one document
 ]
 
 

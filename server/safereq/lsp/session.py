@@ -29,6 +29,8 @@ from ..model.vocabulary import load_vocabulary
 from ..workspace import Workspace
 from ..workspace.memory import too_big_to_check
 from ..workspace.loader import DEFAULT_MAX_BYTES, LoadProblem, SourceFile, is_markdown, read_source
+from .baseline_view import BaselineView
+from .test_results import TestResultsView
 from .documents import OpenDocument
 from .folders import FolderConfig, FolderExcluders, folder_of, kind_conflicts, primary_kinds
 from .positions import Codec, normalise, split_lines
@@ -94,6 +96,8 @@ class Session:
         # The review file's state (trace/suspect-link), read with the configuration; its error, if any.
         self.review: ReviewState | None = None
         self.review_error: str | None = None
+        self.baseline = BaselineView()  # the configuration's baseline: its findings are shown as hints
+        self.test_results = TestResultsView()  # the configuration's JUnit results: evidence findings, hovers
 
     # -- configuration -------------------------------------------------------------------------------------
     @property
@@ -436,6 +440,9 @@ class Session:
         severities = {rid: self.io_severity(rid) for rid in io_rule_infos()}
         for finding in io_findings(self.problems.values(), severities):
             by_key.setdefault(finding.path, []).append(finding)
+        for key, found in self.test_results.findings(self).items():
+            by_key[key] = sorted(by_key.get(key, []) + found, key=Finding.sort_key)
+        by_key = self.baseline.apply(self, by_key)
         self._checked = (*stamp, by_key)
         return by_key
 

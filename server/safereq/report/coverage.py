@@ -8,6 +8,8 @@ Measures (each counts items of one kind; an item is *covered* by a measure or is
   safety requirements with a technical (hardware, software) one: the kinds and child kinds of
   rules/coverage.yaml.
 - ``verified`` safety requirements and requirements with at least one "Verified by" link to a defined item.
+- ``passed``   the same items whose verification items all passed on the last run: measured only when test
+  results are given (report/test_evidence.py), so a requirement without a verification item fails it too.
 
 A CI gate names a kind and optionally a measure: ``FSR=90`` (every measure of FSR), ``TSR.verified=100``,
 ``all.verified=80`` (the measure over all kinds). It is computed from the exchange records, so the report,
@@ -25,11 +27,12 @@ from ..data import load_rules_yaml
 from ..exchange.records import DocumentRecord, Record, all_records
 from ..workspace.asil import parse_asil
 
-MEASURES = ("covered", "refined", "verified")
+MEASURES = ("covered", "refined", "verified", "passed")
 _DESCRIPTION = {
     "covered": "hazardous events with a safety goal",
     "refined": "items with a child requirement",
     "verified": "requirements with a verification item",
+    "passed": "requirements whose verification items all passed",
 }
 ASIL_ORDER = ("D", "C", "B", "A", "QM", "none")
 _CATEGORY_ORDER = ("hazard", "safety-goal", "safety-requirement", "requirement", "verification", "claim")
@@ -88,7 +91,7 @@ class Coverage:
         return None
 
 
-def _measures(record: Record, rules: dict) -> list[str]:
+def _measures(record: Record, rules: dict, results: bool) -> list[str]:
     out = []
     if record.category in rules["covered"]:
         out.append("covered")
@@ -96,6 +99,8 @@ def _measures(record: Record, rules: dict) -> list[str]:
         out.append("refined")
     if record.category in rules["verified"]:
         out.append("verified")
+        if results:
+            out.append("passed")
     return out
 
 
@@ -113,7 +118,9 @@ def _natural(text: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text))
 
 
-def compute(documents: list[DocumentRecord]) -> Coverage:
+def compute(documents: list[DocumentRecord], results: dict[str, str] | None = None) -> Coverage:
+    """Coverage of the records; ``results`` (verification item ID → ``passed``, ``failed``, ``skipped``, the
+    test results' statuses) adds the ``passed`` measure."""
     records: list[Record] = []
     seen: set[str] = set()
     for record in all_records(documents):
@@ -143,13 +150,16 @@ def compute(documents: list[DocumentRecord]) -> Coverage:
     holes: list[Hole] = []
     for r in sorted(records, key=lambda r: (_category_rank(r.category), r.kind, _natural(r.id))):
         asil = asil_of(r)
-        for measure in _measures(r, rules):
+        for measure in _measures(r, rules, results is not None):
             if measure == "covered" and asil == "QM":
                 continue
             if measure == "covered":
                 ok = bool(goals_of.get(r.id))
             elif measure == "refined":
                 ok = any(kinds.get(c) in rules["refined"][r.kind] for c in children.get(r.id, ()))
+            elif measure == "passed":
+                tests = r.links.get("verified-by", ())  # external test cases count: their results are there
+                ok = bool(tests) and all((results or {}).get(t) == "passed" for t in tests)
             else:
                 ok = bool(verified_by.get(r.id))
             for table, key in ((kind_rows, (r.kind, measure)), (asil_rows, (asil, measure))):
@@ -200,7 +210,8 @@ class Gate:
             minimum = -1.0
         if not sep or not kind or not 0 <= minimum <= 100 or (measure and measure not in MEASURES):
             raise ValueError(f"expected KIND[.MEASURE]=PERCENT with MEASURE one of {', '.join(MEASURES)} "
-                             f"(e.g. SG=100, TSR.verified=90, all.verified=80), got {text!r}")
+                             f"(e.g. SG=100, TSR.verified=90, all.verified=80, FSR.passed=100; passed needs "
+                             f"--test-results), got {text!r}")
         return cls(kind, measure or None, minimum)
 
     def failures(self, coverage: Coverage) -> list[str]:

@@ -191,26 +191,35 @@ def _message(finding: Finding, related: int) -> str:
     return f"{text} (see {links})"
 
 
-def _cap(findings: Sequence[Finding], limit: int) -> tuple[list[Finding], int]:
-    """At most ``limit`` findings, the most severe first kept, in their order; and how many were left out."""
+def _cap(findings: Sequence[Finding], limit: int, suppressed: int = 0) -> tuple[list[Finding], int]:
+    """At most ``limit`` findings, the most severe first kept, in their order; and how many were left out.
+    The last ``suppressed`` findings (accepted ones) are kept only after every other."""
     if len(findings) <= limit:
         return list(findings), 0
     # Severity is ordered like LSP's (ERROR is 1): sorting by it puts errors first.
-    keep = set(sorted(range(len(findings)), key=lambda k: (int(findings[k].severity), k))[:limit])
+    first = len(findings) - suppressed
+    keep = set(sorted(range(len(findings)), key=lambda k: (k >= first, int(findings[k].severity), k))[:limit])
     return [f for k, f in enumerate(findings) if k in keep], len(findings) - limit
 
 
 def render(
     findings: Sequence[Finding], rules: Mapping[str, RuleInfo], severities: Mapping[str, Severity | None],
     cwd: Path | None = None, texts: Mapping[str, str] | None = None, limit: int | None = None,
+    accepted: Sequence[tuple[Finding, str, str]] = (),
 ) -> str:
     """The SARIF log; ``severities`` are the configured ones (None: the rule is off in this run), ``texts`` the
-    documents' texts by path (read from disk when missing), ``limit`` the result cap (GitHub's by default)."""
+    documents' texts by path (read from disk when missing), ``limit`` the result cap (GitHub's by default).
+
+    ``accepted``: findings an accepted deviation suppressed, with the reason and the item, written as results
+    with an in-source ``suppressions`` entry (its ``justification`` the reason), as GitHub code scanning reads
+    them: shown as dismissed, not as open alerts."""
     cwd = cwd or Path.cwd()
     limits = settings()["limits"]
     doc_texts = _Texts(texts or {}, cwd)
     index = {rid: k for k, rid in enumerate(rules)}
-    kept, left_out = _cap(findings, limit if limit is not None else limits["results"])
+    why = {id(f): (reason, item) for f, reason, item in accepted}
+    findings = [*findings, *(f for f, _reason, _item in accepted)]
+    kept, left_out = _cap(findings, limit if limit is not None else limits["results"], len(accepted))
     max_related = limits["related-locations"]
 
     def result(f: Finding) -> dict[str, Any]:
@@ -231,6 +240,10 @@ def render(
             ]
         if f.fixes:
             out["fixes"] = [_fix(fix, doc_texts) for fix in f.fixes]
+        if id(f) in why:
+            reason, item = why[id(f)]
+            out["suppressions"] = [{"kind": "inSource", "status": "accepted", "justification": reason or "(none given)",
+                                    "properties": {"item": item}}]
         return out
 
     invocation: dict[str, Any] = {"executionSuccessful": True}

@@ -34,8 +34,10 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else ('es' if word.endswith('x') else 's')}"
 
 
-def summary(findings: Sequence[Finding], files: int, *, fixed: int | None = None, fixable: int = 0) -> str:
-    """``N errors, M warnings in K files`` (notes counted when present), plus what --fix did or could do."""
+def summary(findings: Sequence[Finding], files: int, *, fixed: int | None = None, fixable: int = 0,
+            accepted: int = 0, baselined: int = 0) -> str:
+    """``N errors, M warnings in K files`` (notes counted when present), plus what --fix did or could do, and
+    how many findings were left out as accepted deviations or as known in the baseline."""
     by = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
     parts = [_count(by[Severity.ERROR], "error"), _count(by[Severity.WARNING], "warning")]
     notes = by[Severity.INFO] + by[Severity.HINT]
@@ -46,4 +48,8 @@ def summary(findings: Sequence[Finding], files: int, *, fixed: int | None = None
         text += f"; {_count(fixed, 'fix')} applied"
     if fixable:
         text += f" ({fixable} fixable with --fix)" if fixed is None else f"; {fixable} fixable left"
+    if accepted:
+        text += f"; {accepted} accepted as deviations"
+    if baselined:
+        text += f"; {baselined} in the baseline"
     return text

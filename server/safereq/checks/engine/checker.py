@@ -29,7 +29,8 @@ from ...workspace import Workspace
 from ..config import Config
 from ..context import CheckContext
 from ..findings import Edit, Finding, Fix, Related, Severity
-from ..registry import CheckFn, RuleInfo, checks, rule_infos
+from ..registry import CheckFn, RuleInfo, checks, engine_rule_infos, rule_infos
+from .deviations import Accepted, apply as apply_deviations
 from .dispatch import ItemDispatch
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ class Checker:
         self.config = config or Config()
         infos = rule_infos()
         self.severities: dict[str, Severity] = {}
-        for rid, info in infos.items():
+        for rid, info in (infos | engine_rule_infos()).items():
             sev = self.config.severity(rid, info.severity, info.enabled)
             if sev is not None:
                 self.severities[rid] = sev
@@ -144,8 +145,9 @@ class Checker:
         # Rules that raised, with the error: shown by the CLI and logged by the language server.
         self.failures: dict[str, str] = {}
         self._workspace_result: _WorkspaceResult | None = None
-        # path -> (local, workspace and linked findings of the path, all merged and sorted)
-        self._sorted: dict[str, tuple[list[Finding], list[Finding], list[Finding], list[Finding]]] = {}
+        # path -> (local, workspace and linked findings of the path, all merged and sorted with the path's
+        # deviations applied, the findings those accepted)
+        self._sorted: dict[str, _PathResult] = {}
 
     @property
     def rules(self) -> dict[str, RuleInfo]:
@@ -287,13 +289,28 @@ class Checker:
         findings: list[Finding] = []
         # Findings sort by path first, so each path's are sorted on their own and kept while none of its
         # local, workspace and linked findings changed: an edit re-sorts one document's findings, not all.
+        # A document's deviations are applied to its findings here (engine/deviations.py); a changed
+        # document always brings new local findings, so they are applied again whenever it changes.
         for path in sorted(wanted):
             mine, theirs, links = local.get(path, _NONE), workspace.get(path, _NONE), linked.get(path, _NONE)
             kept = self._sorted.get(path)
             if kept is None or kept[0] is not mine or kept[1] is not theirs or kept[2] is not links:
-                kept = self._sorted[path] = (mine, theirs, links, sorted(mine + theirs + links, key=Finding.sort_key))
-            findings.extend(kept[3])
+                merged = sorted(mine + theirs + links, key=Finding.sort_key)
+                shown, accepted = apply_deviations(ws.documents.get(path), merged, self.severities, self._known)
+                kept = self._sorted[path] = _PathResult(mine, theirs, links, shown, accepted)
+            findings.extend(kept.shown)
         return findings
+
+    @property
+    def _known(self) -> dict[str, RuleInfo]:
+        """The rules a deviation may name: every rule that reports on items (not the io rules, which report
+        files that could not be read, so have no item to write a deviation in)."""
+        return rule_infos() | engine_rule_infos()
+
+    def accepted(self, paths: Iterable[str] | None = None) -> list[Accepted]:
+        """The findings that deviations accepted in the last check of ``paths`` (default: every path checked)."""
+        keys = sorted(self._sorted) if paths is None else sorted(set(paths))
+        return [a for path in keys if path in self._sorted for a in self._sorted[path].accepted]
 
     def _linked_findings(self, ctx: CheckContext, ws: Workspace) -> dict[str, list[Finding]]:
         """Linked-scope findings by path, re-run only for the documents they may have changed in (see
@@ -339,6 +356,14 @@ class Checker:
 
 
 _NONE: list[Finding] = []
+
+
+class _PathResult(NamedTuple):
+    mine: list[Finding]
+    theirs: list[Finding]
+    links: list[Finding]
+    shown: list[Finding]
+    accepted: list[Accepted]
 
 
 _ItemHit = tuple[Item, list[Finding], int]  # an item, its findings and its line when they were found

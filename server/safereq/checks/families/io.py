@@ -13,7 +13,7 @@ from functools import cache
 from ...data import load_rules_yaml
 from ...workspace.loader import LoadProblem
 from ..findings import Finding, Severity
-from ..registry import RuleInfo, rule_infos
+from ..registry import RuleInfo, engine_rule_infos, rule_infos
 
 
 @cache
@@ -25,8 +25,9 @@ def io_rule_infos() -> dict[str, RuleInfo]:
 
 
 def all_rule_infos() -> dict[str, RuleInfo]:
-    """The registry's rules followed by the io rules: everything a finding's ``rule`` can name."""
-    return {**rule_infos(), **io_rule_infos()}
+    """The registry's rules, the engine's own (deviations) and the io rules: everything a finding's ``rule``
+    can name."""
+    return {**rule_infos(), **engine_rule_infos(), **io_rule_infos()}
 
 
 def io_findings(problems: Iterable[LoadProblem], severities: Mapping[str, Severity | None]) -> list[Finding]:

@@ -1,20 +1,24 @@
-"""Lay out the report page: holes first, coverage by kind and by ASIL, the filterable trace matrix, and one
+"""Lay out the report page: holes first, the accepted deviations, coverage by kind and by ASIL, the filterable trace matrix, and one
 trace graph per safety goal. Every text from the documents is escaped; the page loads nothing from
 anywhere (CSS, script and SVG are inline), so it opens from the file system and from an artifact store.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from html import escape
 from importlib.resources import files
 
 from ... import __version__
 from ..coverage import ASIL_ORDER, Coverage, Row, asil_of, describe
+from ..deviations import DeviationRow
+from ..test_evidence import Evidence
 from .graph import GraphvizMissing, goal_source, render_svgs
 
 MAX_GRAPHS = 200
-_MISSING = {"covered": "no safety goal", "refined": "no child requirement", "verified": "no verification"}
+_MISSING = {"covered": "no safety goal", "refined": "no child requirement", "verified": "no verification",
+            "passed": "a test not passed"}
 
 
 def _asset(name: str) -> str:
@@ -47,6 +51,35 @@ def _ids(ids: list[str]) -> str:
     return ", ".join(f'<a href="#item-{escape(i)}">{escape(i)}</a>' for i in ids) or '<span class="none">—</span>'
 
 
+def _tested(ids: list[str], evidence: Evidence) -> str:
+    """Verification items with their last result: passed, failed, skipped or not run."""
+    return ", ".join(f'<a href="#item-{escape(i)}">{escape(i)}</a> <span class="result" data-result="'
+                     f'{evidence.status(i)}">{evidence.status(i)}</span>' for i in ids) or '<span class="none">—</span>'
+
+
+def _test_results(evidence: Evidence) -> list[str]:
+    """How many test cases passed, failed, were skipped; the ones that did not pass or name no item."""
+    counts = {s: sum(c.status == s for c in evidence.cases) for s in ("passed", "failed", "error", "skipped")}
+    out = ['<h2 id="tests">Test results</h2>',
+           f'<p id="test-counts">{len(evidence.cases)} test cases from {len(evidence.files)} files: '
+           + ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+           + f"; {len(evidence.unmatched)} name no verification item.</p>"]
+    items: dict[int, list[str]] = {}
+    for item_id, cases in evidence.by_item.items():
+        for case in cases:
+            items.setdefault(id(case), []).append(item_id)
+    shown = [c for c in evidence.cases if c.status != "passed" or id(c) not in items]
+    if shown:
+        out.append('<table id="test-table"><thead><tr><th>test</th><th>result</th><th>verifies</th><th>message</th>'
+                   "</tr></thead><tbody>")
+        for c in shown:
+            out.append(f'<tr class="test" data-result="{c.status}"><td>{escape(c.full_name)}</td><td>{c.status}</td>'
+                       f"<td>{_ids(sorted(items.get(id(c), []))) if id(c) in items else '<em>no item</em>'}</td>"
+                       f"<td>{escape(c.message)}</td></tr>")
+        out.append("</tbody></table>")
+    return out
+
+
 def _graphs(coverage: Coverage, goals: list, hole_ids: set[str]) -> list[str]:
     """The goals' trace graphs: at most MAX_GRAPHS (goals with holes first, then by ASIL), so that a
     workspace with thousands of goals still gives a page a browser opens."""
@@ -70,7 +103,24 @@ def _graphs(coverage: Coverage, goals: list, hole_ids: set[str]) -> list[str]:
     return out
 
 
-def render(coverage: Coverage, title: str = "Traceability report") -> str:
+def _deviations(rows: Sequence[DeviationRow]) -> list[str]:
+    """The accepted deviations: item, rule, words, reason, place, and the commit and author git gives."""
+    out = ['<h2 id="deviations">Accepted deviations</h2>',
+           '<table id="deviation-table"><thead><tr><th>item</th><th>rule</th><th>words</th><th>reason</th>'
+           '<th>where</th><th>commit</th><th>author</th><th>date</th></tr></thead><tbody>']
+    for d in rows:
+        reason = escape(d.reason) if d.reason else '<em class="hole">no reason given</em>'
+        out.append(f'<tr class="deviation" data-id="{escape(d.item)}" data-rule="{escape(d.rule)}">'
+                   f'<td><a href="#item-{escape(d.item)}">{escape(d.item)}</a></td><td>{escape(d.rule)}</td>'
+                   f"<td>{escape(d.words or '')}</td><td>{reason}</td><td>{escape(d.document)}:{d.line}</td>"
+                   f"<td>{escape((d.commit or '')[:12])}</td><td>{escape(d.author or '')}</td>"
+                   f"<td>{escape(d.date or '')}</td></tr>")
+    out.append("</tbody></table>")
+    return out
+
+
+def render(coverage: Coverage, title: str = "Traceability report", deviations: Sequence[DeviationRow] = (),
+           evidence: Evidence | None = None) -> str:
     """The whole page as one HTML string."""
     holes_by_id: dict[str, list[str]] = {}
     for hole in coverage.holes:
@@ -100,6 +150,10 @@ def render(coverage: Coverage, title: str = "Traceability report") -> str:
         out.append("</tbody></table>")
     else:
         out.append('<p class="ok" id="no-holes">No holes: every measured item is covered.</p>')
+    if deviations:
+        out += _deviations(deviations)
+    if evidence is not None:
+        out += _test_results(evidence)
     out += [
         '<h2 id="coverage">Coverage</h2>',
         "<p>covered: hazardous events (not QM) with a safety goal; refined: safety goals and functional safety "
@@ -127,7 +181,8 @@ def render(coverage: Coverage, title: str = "Traceability report") -> str:
             f"<td>{escape(r.id)}</td><td>{escape(r.kind)}</td><td>{asil}</td><td>{escape(r.title)}"
             + (f' <em>({", ".join(_MISSING[m] for m in missing)})</em>' if missing else "")
             + f"</td><td>{_ids(parents.get(r.id, []))}</td><td>{_ids(coverage.children.get(r.id, []))}</td>"
-            f"<td>{_ids(coverage.verified_by.get(r.id, []))}</td><td>{_ids(coverage.goals_of.get(r.id, []))}</td>"
+            f"<td>{_ids(coverage.verified_by.get(r.id, [])) if evidence is None else _tested(coverage.verified_by.get(r.id, []), evidence)}</td>"
+            f"<td>{_ids(coverage.goals_of.get(r.id, []))}</td>"
             f"<td>{escape(r.document)}:{r.line}</td></tr>")
     out.append("</tbody></table>")
     out.append('<h2 id="graphs">Trace graphs</h2>')
