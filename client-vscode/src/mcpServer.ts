@@ -79,6 +79,14 @@ export function registerMcpServer(api: McpApi, source: McpSource): vscode.Dispos
       return definition;
     },
   };
-  const registration = register(MCP_PROVIDER_ID, provider);
+  let registration: vscode.Disposable;
+  try {
+    registration = register(MCP_PROVIDER_ID, provider);
+  } catch {
+    // VS Code 1.100 has a proposed API of the same name that wants another contribution point and throws:
+    // agent mode is then not offered, and the rest of the extension activates as usual.
+    subscriptions.forEach((d) => d.dispose());
+    return undefined;
+  }
   return { dispose: () => [registration, ...subscriptions].forEach((d) => d.dispose()) } as vscode.Disposable;
 }

@@ -93,4 +93,11 @@ describe('the MCP server definition', () => {
     assert.equal(registerMcpServer(old, source(undefined, ['/ws']).src), undefined);
     assert.equal(registerMcpServer({} as McpApi, source(undefined, ['/ws']).src), undefined, 'no lm namespace at all');
   });
+
+  it('registers nothing, and does not throw, where the API refuses the provider (VS Code 1.100)', () => {
+    const refusing = { ...fakeApi().api, lm: { registerMcpServerDefinitionProvider: () => {
+      throw new Error('MCP configuration providers must be registered in contributes.modelContextServerCollections');
+    } } } as unknown as McpApi;
+    assert.equal(registerMcpServer(refusing, source(undefined, ['/ws']).src), undefined);
+  });
 });
