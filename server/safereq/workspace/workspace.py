@@ -44,6 +44,7 @@ class Workspace:
         self._hara: dict[str, list[tuple[str, HaraRow]]] = defaultdict(list)
         self._refs: dict[str, list[Reference]] = defaultdict(list)
         self.generation = 0
+        self._categories: tuple[Vocabulary, dict[str, str]] = (self.vocabulary, {})  # see category()
         # The answers of definitions(), references(), children() and verifiers(), kept until the next change (``generation``):
         # a code lens or a check asks them once per item, and n items that share an ID (or link to one)
         # made every answer cost n log n, so n of them n² log n (issue 25, item 9).
@@ -209,9 +210,17 @@ class Workspace:
         return list(seen.values())
 
     def category(self, item: Item) -> str:
-        """The item's kind category (rules/kinds.yaml): safety-goal, safety-requirement, hazard, ..."""
-        kind = self.vocabulary.kind_of(item.kind)
-        return kind.category if kind else "requirement"
+        """The item's kind category (rules/kinds.yaml): safety-goal, safety-requirement, hazard, ...
+
+        Asked about three times per item in a check, so remembered per kind (for this vocabulary)."""
+        memo = self._categories
+        if memo[0] is not self.vocabulary:
+            memo = self._categories = (self.vocabulary, {})
+        category = memo[1].get(item.kind)
+        if category is None:
+            kind = self.vocabulary.kind_of(item.kind)
+            category = memo[1][item.kind] = kind.category if kind else "requirement"
+        return category
 
     def item_at(self, path: str, line: int) -> Item | None:
         doc = self.documents.get(path)
