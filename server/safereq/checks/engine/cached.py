@@ -94,7 +94,13 @@ def facts_digest(doc: Document) -> str:
                 at = stop
             out.append(text[at:])
             lines[number] = "\x00".join(out)
-    return _digest(doc.path, doc.language, doc.line_count, lines, items)
+    # The lines hashed as one string (they hold no newline, so joining them keeps them apart): the repr of
+    # the list, escaping 7 MB of text for 20,000 requirements, was most of this function's time.
+    digest = hashlib.blake2b(repr((doc.path, doc.language, doc.line_count, items)).encode("utf-8", "surrogatepass"),
+                             digest_size=20)
+    digest.update(b"\n")
+    digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int,
