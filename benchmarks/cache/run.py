@@ -75,8 +75,9 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=3, help="rounds (median; default 3)")
     p.add_argument("--json", type=Path, default=HERE.parent / "results" / "cache.json")
     p.add_argument("--before", type=Path, metavar="TREE",
-                   help="also time the code of this source tree (e.g. `git archive 0cc4045 | tar -x -C TREE`): "
-                        "its check (which has no cache), search, index --status and no-op index, in the same rounds")
+                   help="also time the code of this source tree (e.g. `git archive be8e913 server rules corpora | tar -x -C "
+                        "TREE`): its cold check (--jobs 1, and --no-cache on the default workers), search, "
+                        "index --status and no-op index, in the same rounds, its reports compared too")
     args = p.parse_args()
     cmd = safereq_command()
     results: dict = {"command": " ".join([sys.executable, *sys.argv]), "cpus": os.cpu_count(),
@@ -129,10 +130,13 @@ def main() -> int:
             add("index_noop", run_child([*cmd, "index", "--index-dir", str(index)], root)[0])
             if args.before:
                 CHILD_ENV["PYTHONPATH"] = str(args.before / "server")
-                s, _status, report = _report(cmd, folder)
-                add("before_check", s)
-                if report != uncached:
-                    mismatches.append(f"the code of {args.before} reports otherwise, round {round_}")
+                for name, extra in (("before_cold_jobs_1", ("--jobs", "1")), ("before_cold_no_cache", ("--no-cache",))):
+                    shutil.rmtree(cache, ignore_errors=True)  # cold for that code too (a cache of its own, if any)
+                    s, _status, report = _report(cmd, folder, *extra)
+                    add(name, s)
+                    if report != uncached:
+                        mismatches.append(f"the code of {args.before} reports otherwise ({name}), round {round_}")
+                shutil.rmtree(cache, ignore_errors=True)
                 add("before_search", run_child([*cmd, "search", "ASIL decomposition", "--index-dir", str(index)],
                                                root)[0])
                 add("before_index_status", run_child([*cmd, "index", "--status", "--index-dir", str(index)], root)[0])
