@@ -228,8 +228,7 @@ def test_an_entry_signed_by_the_key_round_trips(tmp_path):
     assert DiskCache(tmp_path, b"t" * 32).get("ab" * 20) is None
     assert cache.get("cd" * 20) is None
     # an entry moved under another name is refused: the name is signed too
-    (tmp_path / "cd").mkdir()
-    shutil.copy(tmp_path / "ab" / ("ab" * 20), tmp_path / "cd" / ("cd" * 20))
+    shutil.copy(cache._path("ab" * 20), cache._path("cd" * 20))
     assert cache.get("cd" * 20) is None
 
 
@@ -264,7 +263,7 @@ def test_old_entries_are_pruned_and_todays_are_kept(tmp_path):
         cache.put(name, [])
     old = names[:50]
     for name in old:
-        os.utime(tmp_path / name[:2] / name, (0, 0))
+        os.utime(cache._path(name), (0, 0))
     assert cache.prune({names[-1]}) == 50  # 100 entries for 1 kept: the old ones go, today's stay
     assert all(cache.get(n) is None for n in old) and all(cache.get(n) == [] for n in names[50:])
     assert cache.prune(set(names[50:])) == 0
@@ -279,3 +278,22 @@ def test_a_fifo_or_a_device_planted_as_an_entry_is_a_miss_not_a_hang(examples, s
     entries[1].symlink_to("/dev/zero")
     again = safereq("check", ".")  # would block on the FIFO or read /dev/zero for ever
     assert (again.status, again.out) == (first.status, first.out)
+
+
+def test_entries_of_the_earlier_layout_are_pruned_and_the_rest_is_left(tmp_path):
+    """Entries used to live in sub-folders named by their first two digits; those are pruned by age as the
+    flat ones are, and nothing else in the folder (its .gitignore, a sub-folder of another name) is touched."""
+    cache = DiskCache(tmp_path, b"q" * 32)
+    names = [f"{k:040x}" for k in range(100)]
+    for name in names:
+        cache.put(name, [])
+    legacy = tmp_path / "00" / ("0" * 39 + "f")
+    legacy.parent.mkdir()
+    legacy.write_bytes(b"old layout")
+    (tmp_path / ".gitignore").write_text("*\n")
+    (tmp_path / "notes").mkdir()
+    for path in (legacy, tmp_path / ".gitignore", *(cache._path(n) for n in names[:50])):
+        os.utime(path, (0, 0))
+    assert cache.prune({names[-1]}) == 51
+    assert not legacy.exists() and (tmp_path / ".gitignore").exists() and (tmp_path / "notes").is_dir()
+    assert all(cache.get(n) == [] for n in names[50:])

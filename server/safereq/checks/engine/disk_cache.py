@@ -121,7 +121,10 @@ class DiskCache:
         self.written = 0
 
     def _path(self, name: str) -> Path:
-        return self.folder / name[:2] / name
+        # One flat folder: a cold check writes ~200 entries, and making a sub-folder per first two digits
+        # (150 of them) doubled the file system's share of writing them (0.25 -> 0.13 s of CPU for 202
+        # entries on this machine's ext4). Entries of that layout are still pruned (``prune``).
+        return self.folder / name
 
     def _mac(self, name: str, data: bytes | memoryview) -> bytes:
         mac = hmac.new(self._key, name.encode() + b"\0", hashlib.sha256)
@@ -151,8 +154,12 @@ class DiskCache:
         path = self._path(name)
         tmp = path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as fh:
+            try:
+                fh = open(tmp, "wb")  # noqa: SIM115 (closed below)
+            except FileNotFoundError:  # the folder is made on the first write, not looked for on every one
+                self.folder.mkdir(parents=True, exist_ok=True)
+                fh = open(tmp, "wb")  # noqa: SIM115
+            with fh:
                 fh.write(MAGIC)
                 fh.write(self._mac(name, data))
                 fh.write(data)
@@ -171,7 +178,12 @@ class DiskCache:
         leaves the entries of today's check of all of them); how many were removed. Another run's entry
         removed here is only a miss later."""
         try:
-            names = [p for sub in self.folder.iterdir() if sub.is_dir() for p in sub.iterdir()]
+            names = []
+            for p in self.folder.iterdir():
+                if p.is_dir() and len(p.name) == 2:  # a sub-folder of the earlier layout
+                    names.extend(p.iterdir())
+                elif _is_entry_name(p.name):
+                    names.append(p)
         except OSError:
             return 0
         if len(names) <= slack * len(keep) + 64:
@@ -187,6 +199,11 @@ class DiskCache:
                 except OSError:
                     pass
         return removed
+
+
+def _is_entry_name(name: str) -> bool:
+    """Whether a file name is an entry's (hex digits), not the folder's .gitignore or a temporary file."""
+    return bool(name) and all(c in "0123456789abcdef" for c in name)
 
 
 def open_cache(folder: Path, reducers: dict[type, Callable[[Any], tuple]] | None = None) -> DiskCache | None:
