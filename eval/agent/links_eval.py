@@ -266,7 +266,7 @@ def f1(t: Table, kept) -> float:
     return 2 * tp / max(1, 2 * tp + fp + fn)
 
 
-THRESHOLDS = [(s, r, e) for s in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0) for r in (0.0, 0.6, 0.8, 0.95)
+THRESHOLDS = [(s, r, e) for s in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0) for r in (0.0, 0.6, 0.8, 0.95)
               for e in (0.0, 0.1, 0.25)]
 
 
