@@ -17,8 +17,6 @@ Figures go to benchmarks/results/baseline.json.
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,20 +27,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "core"))
 
 import generate  # noqa: E402  (benchmarks/core/generate.py)
+from measure import median, timed, write_results  # noqa: E402  (benchmarks/core/measure.py)
 
 
 RULES = '[rules]\n"ears/no-pattern" = "on"\n"wording/universal-quantifier" = "on"\n'
-
-
-def timed(fn):
-    wall, cpu = time.perf_counter(), time.process_time()
-    value = fn()
-    return (time.perf_counter() - wall, time.process_time() - cpu), value
-
-
-def median(samples):
-    return {"wall_s": round(statistics.median(t[0][0] for t in samples), 4),
-            "cpu_s": round(statistics.median(t[0][1] for t in samples), 4)}
 
 
 def cli(root: Path, *args: str) -> float:
@@ -103,9 +91,7 @@ def main() -> int:
         results["cli_check_s"] = cli(root)
         results["cli_check_creating_baseline_s"] = cli(root, "--baseline", "baseline.json")
         results["cli_check_with_baseline_s"] = cli(root, "--baseline", "baseline.json")
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(results, indent=2))
+    write_results(results, args.json)
     return 0
 
 

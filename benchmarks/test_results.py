@@ -13,7 +13,6 @@ of the whole workspace (report/test_evidence.py). Figures go to benchmarks/resul
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import tempfile
@@ -24,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "core"))
 
 import generate  # noqa: E402  (benchmarks/core/generate.py)
-from baseline import median, timed  # noqa: E402  (benchmarks/baseline.py: the same timing helpers)
+from measure import median, timed, write_results  # noqa: E402  (benchmarks/core/measure.py)
 
 
 def junit(ids: list[str], cases: int) -> str:
@@ -76,9 +75,7 @@ def main() -> int:
         samples = [timed(lambda: findings(ws, evidence, severities)) for _ in range(args.runs)]
         results["findings"] = median(samples)
         results["evidence_findings"] = len(samples[-1][1])
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(results, indent=2))
+    write_results(results, args.json)
     return 0
 
 

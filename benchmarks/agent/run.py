@@ -100,7 +100,7 @@ def main() -> int:
         return 0
     print(f"{args.runs} runs each, interleaved; workspace: {result['items']} items; source: {result['source']}; "
           f"load average {load[0]:.1f} {load[1]:.1f}")
-    print(f"| command | wall median | wall min | CPU median | target |\n|---|---|---|---|---|")
+    print("| command | wall median | wall min | CPU median | target |\n|---|---|---|---|---|")
     for name, r in rows.items():
         target = "" if "version" in name else (f"≤ {TARGET_S} s: " + ("met" if r["wall_median_s"] <= TARGET_S else "MISSED"))
         print(f"| `{name}` | {r['wall_median_s']:.2f} s | {r['wall_min_s']:.2f} s | {r['cpu_median_s']:.2f} s | {target} |")

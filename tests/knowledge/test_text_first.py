@@ -24,7 +24,7 @@ def standard(tmp_path, monkeypatch):
     monkeypatch.setattr(indexer_module, "VECTOR_BATCH", BATCH)
     pdf = tmp_path / "std" / "widget-standard.pdf"
     pdf.parent.mkdir()
-    pdf.write_bytes(make_pdf([[f"WIDGET-STD 3", f"{4 + i // 6}.{i % 6 + 1} Clause number {i}",
+    pdf.write_bytes(make_pdf([["WIDGET-STD 3", f"{4 + i // 6}.{i % 6 + 1} Clause number {i}",
                                f"The widget controller shall monitor sensor {i} for the zeppelin{i} fault and "
                                f"reach its safe state within {10 + i} ms."] for i in range(PAGES)]))
     return pdf, KnowledgeConfig.resolve(tmp_path / "index", embedder="none")

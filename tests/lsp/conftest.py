@@ -142,3 +142,13 @@ async def client(lsp_client: LanguageClient, system_dir: Path):
     await start(lsp_client, system_dir)
     yield
     await lsp_client.shutdown_session()
+
+
+async def execute(client: LanguageClient, command: str, *args: Any) -> Any:
+    """Run a workspace command of the server and return its result."""
+    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=list(args)))
+
+
+def field(result: Any, name: str) -> Any:
+    """A field of a command's result, whether the client decoded it as a dict or an object."""
+    return result[name] if isinstance(result, dict) else getattr(result, name)

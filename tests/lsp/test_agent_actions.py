@@ -19,7 +19,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pygls.protocol import default_converter
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from .conftest import SERVER_COMMAND, SERVER_ENV, change, open_file, start
+from .conftest import SERVER_COMMAND, SERVER_ENV, change, execute, field, open_file, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -67,14 +67,6 @@ async def client(lsp_client: LanguageClient, system_dir: Path):
     await start(lsp_client, system_dir)
     yield
     await lsp_client.shutdown_session()
-
-
-async def execute(client: LanguageClient, command: str, *args):
-    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=list(args)))
-
-
-def field(result, name):
-    return result[name] if isinstance(result, dict) else getattr(result, name)
 
 
 async def test_agent_code_actions_are_listed_on_an_item(client: LanguageClient, system_dir: Path):

@@ -19,7 +19,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from agent.hostile import CATALOGUE_QUOTE, hostile_derive
 from agent.scripted_openai_server import Reply, ScriptedOpenAIServer
 from agent.test_llm_path import scripted
-from .conftest import SERVER_COMMAND, SERVER_ENV, make_client as base_client, open_file, start
+from .conftest import SERVER_COMMAND, SERVER_ENV, field, make_client as base_client, open_file, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -59,10 +59,6 @@ async def client(lsp_client: LanguageClient, system_dir: Path):
         await start(lsp_client, system_dir)
         yield
         await lsp_client.shutdown_session()
-
-
-def field(result, name):
-    return result[name] if isinstance(result, dict) else getattr(result, name)
 
 
 async def _run(client: LanguageClient, command: str, uri: str, item: str) -> tuple[object, str]:

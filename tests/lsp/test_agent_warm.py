@@ -14,7 +14,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .conftest import SERVER_COMMAND, SERVER_ENV, make_client as base_client, open_file, start
+from .conftest import SERVER_COMMAND, SERVER_ENV, field, make_client as base_client, open_file, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -35,10 +35,6 @@ async def client(lsp_client: LanguageClient, system_dir: Path):
     await start(lsp_client, system_dir)
     yield
     await lsp_client.shutdown_session()
-
-
-def field(result, name):
-    return result[name] if isinstance(result, dict) else getattr(result, name)
 
 
 async def test_the_first_agent_action_pays_no_imports(client: LanguageClient, system_dir: Path):

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import server_config, start
+from .conftest import execute, server_config, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -30,10 +29,6 @@ async def client(lsp_client: LanguageClient, system_dir: Path, init_result: dict
     init_result["value"] = await start(lsp_client, system_dir)
     yield
     await lsp_client.shutdown_session()
-
-
-async def execute(client: LanguageClient, command: str, *args):
-    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=list(args)))
 
 
 async def test_commands_are_announced(client: LanguageClient, init_result: dict):

@@ -18,99 +18,18 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from safereq.workspace import Workspace
 
-from .conftest import SERVER_COMMAND, SERVER_ENV, copy_fixture, start
+from .conftest import SERVER_COMMAND, SERVER_ENV, copy_fixture, execute, field, start
+from .editor import make_editor_client, open_doc, set_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 HEADER = "> **safereq review: "
 
 
-def make_client() -> LanguageClient:
-    client = LanguageClient(converter_factory=default_converter)
-    client.statuses = []  # type: ignore[attr-defined]
-    client.texts = {}  # type: ignore[attr-defined]  # uri → [version, text] of the documents it has open
-    client.shown = []  # type: ignore[attr-defined]
-    client.asked = []  # type: ignore[attr-defined]
-    client.revealed = []  # type: ignore[attr-defined]
-    client.choose = None  # type: ignore[attr-defined]
-    client.edits = []  # type: ignore[attr-defined]
-    skip = (types.WINDOW_SHOW_MESSAGE, types.WINDOW_SHOW_DOCUMENT)
-    register_lsp_features(client, {k: v for k, v in DEFAULT_CLIENT_FEATURES.items() if k not in skip})
-
-    @client.feature("safereq/status")
-    def _status(client: LanguageClient, params) -> None:
-        client.statuses.append(params if isinstance(params, dict) else
-                               params._asdict() if hasattr(params, "_asdict") else vars(params))
-
-    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
-        return None
-
-    @client.feature(types.WINDOW_SHOW_MESSAGE)
-    def _show(client: LanguageClient, params: types.ShowMessageParams) -> None:
-        client.shown.append(params.message)
-
-    @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
-    def _ask(client: LanguageClient, params: types.ShowMessageRequestParams):
-        client.asked.append(params)
-        titles = [a.title for a in params.actions or []]
-        return types.MessageActionItem(title=client.choose) if client.choose in titles else None
-
-    @client.feature(types.WINDOW_SHOW_DOCUMENT)
-    def _reveal(client: LanguageClient, params: types.ShowDocumentParams) -> types.ShowDocumentResult:
-        client.revealed.append(params)
-        return types.ShowDocumentResult(success=True)
-
-    @client.feature(types.WORKSPACE_APPLY_EDIT)
-    def _apply(client: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        client.edits.append(params)
-        for change in params.edit.document_changes or []:
-            uri, version = change.text_document.uri, change.text_document.version
-            if uri not in client.texts:
-                open_doc(client, Path(uri.removeprefix("file://")))
-            current, text = client.texts[uri]
-            if version is not None and version != current:
-                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version mismatch")
-            set_text(client, uri, apply_edits(text, change.edits))
-        return types.ApplyWorkspaceEditResult(applied=True)
-
-    return client
-
-
-def apply_edits(text: str, edits) -> str:
-    lines = text.split("\n")
-
-    def offset(pos: types.Position) -> int:  # the fixture is ASCII and BMP characters: UTF-16 = code points
-        return sum(len(x) + 1 for x in lines[:pos.line]) + pos.character
-
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        text = text[:offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
-    return text
-
-
-def open_doc(client: LanguageClient, path: Path) -> str:
-    uri = path.as_uri()
-    text = path.read_text(encoding="utf-8")
-    client.texts[uri] = [1, text]
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
-        uri=uri, language_id="markdown", version=1, text=text)))
-    return uri
-
-
-def set_text(client: LanguageClient, uri: str, text: str) -> None:
-    version = client.texts[uri][0] + 1
-    client.texts[uri] = [version, text]
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
-
-
-CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, server_env=dict(SERVER_ENV), client_factory=make_client)
+CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, server_env=dict(SERVER_ENV), client_factory=make_editor_client)
 
 
 @pytest.fixture(scope="module")
@@ -124,14 +43,6 @@ async def client(lsp_client: LanguageClient, root: Path):
     open_doc(lsp_client, root / "fsr.md")
     yield
     await lsp_client.shutdown_session()
-
-
-async def execute(client: LanguageClient, command: str, *args):
-    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=list(args)))
-
-
-def field(result, name):
-    return result[name] if isinstance(result, dict) else getattr(result, name)
 
 
 async def lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:

@@ -16,10 +16,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from .conftest import SERVER_COMMAND, SERVER_ENV, start, wait_until
-from .test_review import apply_edits, set_text  # the editor side: apply an edit, send the new text
+from .editor import apply_edits, make_editor_client, open_text, set_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -71,46 +70,7 @@ FAILED = ('<testsuite><testcase classname="hil" name="test_TC_1_torque"><failure
           '</testcase></testsuite>')
 
 
-def make_client() -> LanguageClient:
-    client = LanguageClient(converter_factory=_converter)
-    client.statuses = []  # type: ignore[attr-defined]
-    client.texts = {}  # type: ignore[attr-defined]
-    register_lsp_features(client, {k: v for k, v in DEFAULT_CLIENT_FEATURES.items() if k != types.WINDOW_SHOW_MESSAGE})
-
-    @client.feature("safereq/status")
-    def _status(client: LanguageClient, params) -> None:
-        client.statuses.append(params if isinstance(params, dict) else
-                               params._asdict() if hasattr(params, "_asdict") else vars(params))
-
-    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
-        return None
-
-    @client.feature(types.WINDOW_SHOW_MESSAGE)
-    def _show(client: LanguageClient, params: types.ShowMessageParams) -> None:
-        return None
-
-    @client.feature(types.WORKSPACE_APPLY_EDIT)
-    def _apply(client: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        for change in params.edit.document_changes or []:
-            current, text = client.texts[change.text_document.uri]
-            if change.text_document.version != current:
-                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="version mismatch")
-            set_text(client, change.text_document.uri, apply_edits(text, change.edits))
-        return types.ApplyWorkspaceEditResult(applied=True)
-
-    return client
-
-
-def open_text(client: LanguageClient, path: Path, text: str) -> str:
-    uri = path.as_uri()
-    client.texts[uri] = [1, text]
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
-        uri=uri, language_id="markdown", version=1, text=text)))
-    return uri
-
-
-CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, server_env=dict(SERVER_ENV), client_factory=make_client)
+CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, server_env=dict(SERVER_ENV), client_factory=lambda: make_editor_client(_converter, versioned_only=True))
 
 
 @pytest.fixture(scope="module")

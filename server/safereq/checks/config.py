@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 CONFIG_FILES = ("safereq.toml", "pyproject.toml")
 
-__all__ = ["CATEGORIES", "CONFIG_FILES", "Config", "ConfigError", "find_config", "known_names", "load_config",
+__all__ = ["CONFIG_FILES", "Config", "ConfigError", "find_config", "known_names", "load_config",
            "load_config_file"]
 
 

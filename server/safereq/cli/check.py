@@ -197,7 +197,6 @@ def _run(args: argparse.Namespace) -> int:
     from ..checks import all_rule_infos, io_findings
     from ..checks import default_jobs, parse_and_check
     from ..model.vocabulary import load_vocabulary
-    from ..model.document import Document
     from ..workspace import Workspace
     from ..workspace.loader import DEFAULT_MAX_BYTES, Excluder, load
     from ..workspace.memory import Guard, gc_paused, limit_for, resident_now

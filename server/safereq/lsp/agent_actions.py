@@ -125,7 +125,7 @@ async def run_agent_command(ls: SafereqServer, command: str, args: list[Any]) ->
     session = ls.session
     session.sync()
     key = session.key(uri)
-    item = _find(session, key, item_id)
+    _find(session, key, item_id)  # an unknown item is an invalid request, before any work starts
     version, text = session.version(key), session.workspace.documents[key].text
     client = _configure(ls)
     await asyncio.wrap_future(client.sync({p: d.text for p, d in session.workspace.documents.items()}))
