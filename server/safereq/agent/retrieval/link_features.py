@@ -1,14 +1,16 @@
 """What the trace-link ranking knows about each candidate: rare-word evidence first, then the workspace's links.
 
 Rare shared words are the backbone: :class:`Bm25` (Okapi BM25 over the workspace's items, words stemmed so
-"monitors" meets "monitoring") scores the item against every other item in one pass. Around it,
+"monitors" meets "monitoring", identifiers split into their parts) scores the item against every other item
+in one pass, and a second one over stemmed word pairs beside it. Around it,
 :func:`link_features` measures, per candidate, the signals an engineer reads from the project's own links:
 the candidate's other children (does this item resemble what was already derived from it?), the item's
 remaining parents (is the candidate like them?), which document the item's document derives from, how usual
-the kind pair is, the element both are allocated to, whether the ASILs fit, and how many children the
-candidate already has. Each signal is a number in 0..1; how much each counts is data (rules/links.yaml
-`ranking`), fitted by eval/agent/links_eval.py on public sets other than the one it reports on, so a signal
-only weighs where it helped elsewhere.
+the kind pair is, the element both are allocated to, whether the ASILs fit, how many children the
+candidate already has, and where the items next to this one in its document point (scaled by how often that
+document's neighbours share a parent). Each signal is a number in 0..1; how much each counts is data
+(rules/links.yaml `ranking`), fitted by eval/agent/links_eval.py on public sets other than the one it
+reports on, so a signal only weighs where it helped elsewhere.
 
 The features are kept apart from the weights so that the evaluation computes them once per case and tries
 weights without recomputing, and so that the ranking, the evaluation and the reasons read the same numbers.
@@ -363,8 +365,8 @@ NEIGHBOURHOOD = 3  # items this far apart in a document count as neighbours (wei
 def _neighbourhood(items: Sequence[ItemSummary], me: ItemSummary, links: Links,
                    relation: Relation) -> tuple[dict[str, float], dict[str, float], dict[str, str]]:
     """Where the item's neighbours in its document point: requirements are written in groups, and the items
-    next to this one were often derived from the same parent (for children: the items next to a candidate
-    derive from this item).
+    next to this one were often derived from the same parent (for children: the items next to the item's
+    children are likely children too).
 
     Returns (neighbours, near, by): ``neighbours`` weighs each candidate by the neighbours linked to it (1 /
     distance); ``near`` weighs the candidates next to those targets and to the item's own remaining links
