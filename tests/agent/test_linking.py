@@ -10,7 +10,7 @@ import pytest
 
 from safereq.agent.item.context import workspace_view
 from safereq.agent.tasks import linking
-from safereq.agent.retrieval.link_features import Bm25, terms
+from safereq.agent.retrieval.link_features import Bm25, link_terms, stem, terms
 from safereq.agent.tasks.linking import link_candidates, meaning_similarity, rank_links
 from safereq.model.vocabulary import load_vocabulary
 from safereq.workspace import Workspace
@@ -309,3 +309,80 @@ def test_item_vectors_are_embedded_once_and_kept_between_runs(tmp_path, monkeypa
     monkeypatch.setattr(linking, "_embedder", lambda: Refuses())
     again = meaning_similarity("Limit the torque request.", texts)
     assert again == pytest.approx(first, abs=1e-4)
+
+
+def test_identifier_parts_count_as_words():
+    # A design item names GUILoginHandler and TASK_HBEAT where the requirement says login and heartbeat task.
+    words = link_terms("The GUILoginHandler sends TASK_HBEAT to the scheduler")
+    for part in ("gui", "login", "handler", "task", "hbeat"):
+        assert stem(part) in words
+    assert link_terms("plain words only") == terms("plain words only")
+
+
+def test_a_shared_word_pair_counts_more_than_the_same_words_apart():
+    ws = _ws(high="""\
+# High
+
+## REQ-H1: Pedal travel
+The brake pedal travel shall be measured; the vehicle speed shall be logged.
+
+## REQ-H2: Brake logging
+The brake events shall be logged; the pedal position shall be shown.
+""", low="""\
+# Low
+
+## REQ-L1: Measure pedal travel
+The sensor shall report the brake pedal travel.
+
+- Derived from: REQ-H1
+""")
+    view = _view(ws, "REQ-L1")
+    cands = {c.item.id: c for c in linking.candidates(without_links(view), "parent")}
+    assert cands["REQ-H1"].f["bigrams"] > cands["REQ-H2"].f["bigrams"]
+
+
+def without_links(view):
+    from dataclasses import replace
+
+    return replace(view, item=replace(view.item, parents=()),
+                   items=tuple(replace(it, parents=()) if it.id == view.item.id else it for it in view.items))
+
+
+def _grouped(order: list[tuple[str, str]]) -> str:
+    """A low-level document whose items appear in ``order`` (ID, parent or "")."""
+    parts = ["# Low\n"]
+    for i, (rid, parent) in enumerate(order):
+        parts.append(f"## {rid}: Handle case {i}\nThe unit shall handle case {i}.\n"
+                     + (f"\n- Derived from: {parent}\n" if parent else ""))
+    return "\n".join(parts)
+
+
+NEUTRAL_HIGH = """\
+# High
+
+## REQ-H1: First group
+The system shall handle the first group.
+
+## REQ-H2: Second group
+The system shall handle the second group.
+"""
+
+
+def test_the_parent_of_the_items_next_to_it_counts_where_the_document_is_written_in_groups():
+    grouped = [("REQ-L1", "REQ-H1"), ("REQ-L2", "REQ-H1"), ("REQ-L3", ""), ("REQ-L4", "REQ-H1"),
+               ("REQ-L5", "REQ-H2"), ("REQ-L6", "REQ-H2"), ("REQ-L7", "REQ-H2"), ("REQ-L8", "REQ-H2")]
+    ws = _ws(high=NEUTRAL_HIGH, low=_grouped(grouped))
+    cands = {c.item.id: c for c in linking.candidates(_view(ws, "REQ-L3"), "parent")}
+    assert cands["REQ-H1"].f["neighbours"] > cands["REQ-H2"].f["neighbours"]
+    assert cands["REQ-H1"].neighbour in {"REQ-L2", "REQ-L4"}
+    ranked = rank_links(_view(ws, "REQ-L3"), "parent", limit=None, abstain=False)
+    assert ranked[0].item.id == "REQ-H1" and "next to this item, is derived from REQ-H1" in ranked[0].reason
+
+
+def test_the_neighbours_count_for_nothing_where_the_order_says_nothing():
+    # Alternating parents: adjacent items never share one, so the document's order is no evidence.
+    mixed = [("REQ-L1", "REQ-H1"), ("REQ-L2", "REQ-H2"), ("REQ-L3", ""), ("REQ-L4", "REQ-H1"),
+             ("REQ-L5", "REQ-H2"), ("REQ-L6", "REQ-H1"), ("REQ-L7", "REQ-H2"), ("REQ-L8", "REQ-H1")]
+    ws = _ws(high=NEUTRAL_HIGH, low=_grouped(mixed))
+    cands = linking.candidates(_view(ws, "REQ-L3"), "parent")
+    assert cands and all(c.f["neighbours"] == 0 and c.f["near"] == 0 for c in cands)

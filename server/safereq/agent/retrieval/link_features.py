@@ -1,14 +1,16 @@
 """What the trace-link ranking knows about each candidate: rare-word evidence first, then the workspace's links.
 
 Rare shared words are the backbone: :class:`Bm25` (Okapi BM25 over the workspace's items, words stemmed so
-"monitors" meets "monitoring") scores the item against every other item in one pass. Around it,
+"monitors" meets "monitoring", identifiers split into their parts) scores the item against every other item
+in one pass, and a second one over stemmed word pairs beside it. Around it,
 :func:`link_features` measures, per candidate, the signals an engineer reads from the project's own links:
 the candidate's other children (does this item resemble what was already derived from it?), the item's
 remaining parents (is the candidate like them?), which document the item's document derives from, how usual
-the kind pair is, the element both are allocated to, whether the ASILs fit, and how many children the
-candidate already has. Each signal is a number in 0..1; how much each counts is data (rules/links.yaml
-`ranking`), fitted by eval/agent/links_eval.py on public sets other than the one it reports on, so a signal
-only weighs where it helped elsewhere.
+the kind pair is, the element both are allocated to, whether the ASILs fit, how many children the
+candidate already has, and where the items next to this one in its document point (scaled by how often that
+document's neighbours share a parent). Each signal is a number in 0..1; how much each counts is data
+(rules/links.yaml `ranking`), fitted by eval/agent/links_eval.py on public sets other than the one it
+reports on, so a signal only weighs where it helped elsewhere.
 
 The features are kept apart from the weights so that the evaluation computes them once per case and tries
 weights without recomputing, and so that the ranking, the evaluation and the reasons read the same numbers.
@@ -32,7 +34,7 @@ from .knowledge import tokens
 Relation = Literal["parent", "child"]
 _K1, _B = 1.2, 0.75
 FEATURES = ("text", "absolute", "cosine", "reverse", "siblings", "coparents", "document", "chain", "element", "asil",
-            "fanout", "meaning", "likeness")
+            "fanout", "meaning", "likeness", "bigrams", "neighbours", "near")
 
 
 @cache
@@ -52,11 +54,30 @@ def terms(text: str) -> list[str]:
     return [stem(t) for t in tokens(text)]
 
 
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[a-z][A-Z]|[A-Z]{2}[a-z]|_[A-Za-z0-9])[A-Za-z0-9_]*\b")
+
+
+def link_terms(text: str) -> list[str]:
+    """:func:`terms`, plus the parts of identifiers (``GUILoginHandler`` also counts as gui, login, handler;
+    ``TASK_HBEAT`` as task, hbeat): design items name classes and signals where requirements use words."""
+    out = terms(text)
+    for ident in _IDENT.findall(text):
+        parts = [w.lower() for w in _CAMEL.findall(ident) if len(w) > 1]
+        out.extend(stem(w) for w in parts if len(parts) > 1)
+    return out
+
+
+def bigrams(words: Sequence[str]) -> list[str]:
+    """Adjacent stemmed word pairs: "brake pedal" ties two texts more than "brake" and "pedal" apart."""
+    return [f"{a} {b}" for a, b in zip(words, words[1:])]
+
+
 class Bm25:
     """Okapi BM25 over a set of texts, with an inverted index so one query scores every text at once."""
 
-    def __init__(self, texts: Mapping[str, str]):
-        self.terms = {key: terms(text) for key, text in texts.items()}
+    def __init__(self, texts: Mapping[str, str], tokenize=terms):
+        self.terms = {key: tokenize(text) for key, text in texts.items()}
         self.counts = {key: Counter(ts) for key, ts in self.terms.items()}
         n = max(1, len(self.terms))
         df: Counter[str] = Counter(t for c in self.counts.values() for t in c)
@@ -129,20 +150,29 @@ class Bm25:
         return term
 
 
-_INDEX: dict[int, Bm25] = {}
+_INDEX: dict[int, tuple[Bm25, Bm25]] = {}
 
 
-def workspace_index(view: WorkspaceView) -> tuple[Bm25, dict[str, str]]:
-    """BM25 over the view's items (the request's own item as it is now); reused while the texts are the same
-    (the evaluation asks about one workspace many times; a request builds it once)."""
+def _indexes(view: WorkspaceView) -> tuple[tuple[Bm25, Bm25], dict[str, str]]:
+    """BM25 over the view's items' words (identifier parts included) and over their word pairs (the request's
+    own item as it is now); reused while the texts are the same (the evaluation asks about one workspace many
+    times; a request builds them once)."""
     texts = {it.id: text_of(it) for it in view.items}
     if view.item is not None:
         texts[view.item.id] = f"{view.item.title} {view.item.statement}".strip()
     key = hash(tuple(sorted(texts.items())))
     if key not in _INDEX:
         _INDEX.clear()
-        _INDEX[key] = Bm25(texts)
+        words = Bm25(texts, link_terms)
+        pairs = Bm25({k: " ".join(v) for k, v in words.terms.items()}, lambda t: bigrams(t.split()))
+        _INDEX[key] = (words, pairs)
     return _INDEX[key], texts
+
+
+def workspace_index(view: WorkspaceView) -> tuple[Bm25, dict[str, str]]:
+    """BM25 over the view's items' words (see :func:`_indexes`) and their texts."""
+    (words, _), texts = _indexes(view)
+    return words, texts
 
 
 def text_of(it: ItemSummary) -> str:
@@ -210,6 +240,7 @@ class Candidate:
     f: dict[str, float]
     prior: float  # the derivation chain's prior for the pair (0 when only the workspace's links allow it)
     sibling: str = ""  # the candidate's child (or the item's child) this item resembles most
+    neighbour: str = ""  # the item's neighbour in its document linked to the candidate (for a child: next to it)
     coparent: str = ""  # the item's remaining parent the candidate resembles most
     same_document: bool = False
     notes: list[str] = field(default_factory=list)
@@ -241,9 +272,15 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
                      tuple(p.id for p in ctx.parents), ctx.allocated_to, ctx.language)
     if not pool:
         return []
-    bm25, _ = workspace_index(view)
+    (bm25, pairs), _ = _indexes(view)
     links = links_of(view.items, me)
     mine = bm25.terms.get(me.id, [])
+    by_pairs = pairs.score_all(pairs.terms.get(me.id, []))
+    # over the best candidate's, damped when even the best shares little of the item's pairs (a common pair)
+    own_pairs = pairs.score(pairs.terms.get(me.id, []), me.id) or 1.0
+    top_pairs = max((by_pairs.get(it.id, 0.0) for it in pool), default=0.0) or 1.0
+    pairs_scale = min(1.0, 4 * top_pairs / own_pairs) / top_pairs
+    near_links = _neighbourhood(view.items, me, links, relation)
     own = bm25.score(mine, me.id) or 1.0
     from_me = bm25.score_all(mine)
     cosine = bm25.cosine_all(me.id)
@@ -312,10 +349,86 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
             "fanout": math.log1p(fan[it.id]) / best_fan if best_fan > 0 else 0.0,
             "meaning": (meaning or {}).get(it.id, 0.0),
             "likeness": (likeness or {}).get(it.id, 0.0),
+            "bigrams": by_pairs.get(it.id, 0.0) * pairs_scale,
+            "neighbours": min(1.0, near_links[0].get(it.id, 0.0)),
+            "near": min(1.0, near_links[1].get(it.id, 0.0)),
         }
         out.append(Candidate(it, f, priors.get(it.id, 0.0), sib_id if sib_score > 0 else "",
+                             near_links[2].get(it.id, "") if f["neighbours"] > 0 else "",
                              co_id if co_score > 0 else "", it.path == me.path))
     return out
+
+
+NEIGHBOURHOOD = 3  # items this far apart in a document count as neighbours (weight 1 / distance)
+
+
+def _neighbourhood(items: Sequence[ItemSummary], me: ItemSummary, links: Links,
+                   relation: Relation) -> tuple[dict[str, float], dict[str, float], dict[str, str]]:
+    """Where the item's neighbours in its document point: requirements are written in groups, and the items
+    next to this one were often derived from the same parent (for children: the items next to the item's
+    children are likely children too).
+
+    Returns (neighbours, near, by): ``neighbours`` weighs each candidate by the neighbours linked to it (1 /
+    distance); ``near`` weighs the candidates next to those targets and to the item's own remaining links
+    in their documents (an FSR under SG-3 whose neighbours derive from SG-3 may also derive from SG-4);
+    ``by`` names the closest neighbour behind each ``neighbours`` value (the reason shows it). Both are
+    scaled by how often the document's neighbours share a parent (:func:`agreement`).
+    """
+    where: dict[str, tuple[str, int]] = {}
+    by_doc: dict[str, list[str]] = {}
+    for it in items:
+        row = by_doc.setdefault(it.path, [])
+        where[it.id] = (it.path, len(row))
+        row.append(it.id)
+    if me.id not in where:
+        return {}, {}, {}
+
+    def around(key: str):
+        path, i = where[key]
+        row = by_doc[path]
+        for d in range(1, NEIGHBOURHOOD + 1):
+            for j in (i - d, i + d):
+                if 0 <= j < len(row) and row[j] != me.id:
+                    yield row[j], 1.0 / d
+
+    trust = agreement(by_doc[where[me.id][0]], links, me.id)
+    if trust <= 0:
+        return {}, {}, {}
+    neighbours: Counter[str] = Counter()
+    by: dict[str, str] = {}
+    if relation == "parent":
+        targets: Counter[str] = Counter({p: 1.0 for p in me.parents if p in where})
+        for other, w in around(me.id):
+            for p in links.parents.get(other, ()):
+                neighbours[p] += w
+                by.setdefault(p, other)
+                targets[p] = max(targets[p], w)
+    else:  # a candidate child next to one of the item's children
+        targets = Counter()
+        for c in links.children.get(me.id, ()):
+            if c in where:
+                for other, w in around(c):
+                    neighbours[other] += w
+                    by.setdefault(other, c)
+    near: Counter[str] = Counter()
+    for t, w in targets.items():
+        for other, d in around(t):
+            near[other] += w * d / 2
+    return {k: v * trust for k, v in neighbours.items()}, {k: v * trust for k, v in near.items()}, by
+
+
+def agreement(row: Sequence[str], links: Links, me: str) -> float:
+    """How often two adjacent items of the document, both linked, share a parent (0..1): how far the
+    document's order can be trusted as evidence (0.9 in a concept written goal by goal, 0.3 in a list sorted
+    some other way). The item itself is left out."""
+    linked = [i for i in row if i != me]
+    pairs = shared = 0
+    for a, b in zip(linked, linked[1:]):
+        pa, pb = links.parents.get(a, ()), links.parents.get(b, ())
+        if pa and pb:
+            pairs += 1
+            shared += bool(set(pa) & set(pb))
+    return shared / pairs if pairs >= 3 else 0.0
 
 
 def combine(f: Mapping[str, float], weights: Mapping[str, float]) -> float:

@@ -377,6 +377,9 @@ def _reason(view: WorkspaceView, relation: Relation, c: Candidate, cands: Sequen
     if c.sibling and c.f["siblings"] >= 0.5:
         why.append(f"{c.sibling} resembles this item and is already " +
                    (f"derived from {c.item.id}" if relation == "parent" else f"derived from {ctx.id}"))
+    if c.neighbour and c.f["neighbours"] >= 0.3:
+        why.append(f"{c.neighbour}, next to this item, is derived from {c.item.id}" if relation == "parent"
+                   else f"{c.item.id} is next to {c.neighbour}, which is derived from {ctx.id}")
     if c.coparent and c.f["coparents"] >= 0.3:
         why.append(f"like {c.coparent}, which this item already derives from")
     docs = {o.item.path for o in cands}
