@@ -84,3 +84,30 @@ def test_a_distant_sibling_or_a_verb_alone_gives_no_analogue():
     assert transfer("The system SHALL support multiple clinical trial sites within each sponsor's environment.",
                     "The system SHALL support role-based access control for each sponsor.",
                     "The system SHALL configure each sponsor's database with site data structures.") is None
+
+
+PURIFIER = """# System
+
+## SYS-1: Noise
+The system shall stay below 40 dBA at the lowest fan speed.
+
+## SYS-2: Power
+The system shall operate from a USB-C 5 V input and not exceed 5 W.
+
+# Hardware
+
+## HW-1: Fan driver
+The fan driver shall limit the fan to 40 dBA at the lowest speed.
+
+- Derived from: SYS-1
+"""
+
+
+def test_a_split_part_gets_the_kind_the_team_derives_items_of_its_kind_into():
+    # SYS-2 has no parent, so no siblings with children; another SYS item's child shows the house kind (HW)
+    ws = Workspace()
+    ws.update("spec.md", PURIFIER)
+    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYS-2"))))
+    assert result.suggestions, result.notes
+    assert all(s.id.startswith("HW-") for s in result.suggestions), [s.id for s in result.suggestions]
+    assert {s.id for s in result.suggestions}.isdisjoint({"HW-1"})

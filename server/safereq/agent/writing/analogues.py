@@ -153,13 +153,19 @@ def analogues(ctx: ItemContext, items: tuple[ItemSummary, ...], limit: int = 2) 
 
 
 def house_kind(view: WorkspaceView) -> str:
-    """The kind the item's children get: the one its siblings' children have most, else the usual child kind
-    (SG → FSR, FSR → TSR, rules/patterns/requirements.yaml)."""
+    """The kind the item's children get: the one its siblings' children have most, else the one the children of
+    items of its kind have most anywhere in the workspace (a SYS item whose siblings have no children yet still
+    gets the HW or FW kind the team derives SYS items into), else the usual child kind (SG → FSR, FSR → TSR,
+    rules/patterns/requirements.yaml)."""
     ctx = view.item
     assert ctx is not None
     parents = {p.id for p in ctx.parents}
     siblings = {it.id for it in view.items if set(it.parents) & parents and it.id != ctx.id}
     kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & siblings]
+    if not kinds:
+        own = kind_prefix(ctx.id)
+        same_kind = {it.id for it in view.items if kind_prefix(it.id) == own and it.id != ctx.id}
+        kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & same_kind]
     return max(sorted(set(kinds)), key=kinds.count) if kinds else child_kind(kind_prefix(ctx.id))
 
 
