@@ -46,3 +46,28 @@ def test_security_defeaters_name_the_items_own_mechanism():
     assert [d.id for d in codes] == ["one-time-code"] and "brute force" in codes[0].statement
     zh = defeaters("SR-4", "系统应该对用户图库进行保护，确保不被未授权的其他脚本访问。", "behaviour", "zh", "software")
     assert [d.id for d in zh] == ["authorised-but-compromised"] and "最小权限" in zh[0].mitigation
+
+
+def test_what_a_software_item_trusts_or_walks_names_a_concrete_defeater():
+    token = defeaters("DEV-1", "The system SHALL obtain the portal URL from the authentication token after login.",
+                      "behaviour", "en", "software")
+    assert [d.id for d in token] == ["token-claims"] and "expired" in token[0].statement
+    walk = defeaters("SYSR-1", "If users select no input, the tool imports from the current directory recursively.",
+                     "behaviour", "en", "software")
+    assert "recursive-traversal" in [d.id for d in walk] and "symbolic link" in walk[-1].statement
+    plugins = defeaters("SYSR-2", "The tool loads plugins from JAR files in a predefined location at startup.",
+                        "behaviour", "en", "software")
+    assert "plugin-loading" in [d.id for d in plugins]
+    auto = defeaters("OPS-1", "The system SHALL automatically classify incident severity based on alerts.",
+                     "behaviour", "en", "software")
+    assert [d.id for d in auto] == ["automatic-decision"] and "review" in auto[0].mitigation
+    zh = defeaters("SR-1", "系统应递归读取所选目录中的文件。", "behaviour", "zh", "software")
+    assert "recursive-traversal" in [d.id for d in zh] and "符号链接" in [d for d in zh if d.id == "recursive-traversal"][0].statement
+
+
+def test_storing_a_token_or_naming_a_plugin_type_is_no_hold_for_those_defeaters():
+    # a token that is stored is not read for its claims; a list of plugin kinds loads nothing
+    assert "token-claims" not in [d.id for d in defeaters(
+        "DEV-2", "The system SHALL store enrollment tokens in iOS Keychain.", "design", "en", "software")]
+    assert "plugin-loading" not in [d.id for d in defeaters(
+        "SYSR-3", "The tool supports the following plugin types: importers and exporters.", "behaviour", "en", "software")]
