@@ -31,19 +31,24 @@ SERVER_ENV = {**os.environ, "SAFEREQ_LSP_DEBOUNCE_MS": "20", "PYTHONUNBUFFERED":
 def make_client() -> LanguageClient:
     """The pytest-lsp client plus records of ``safereq/status`` notifications and capability registrations."""
     client = make_test_lsp_client()
-    client.statuses = []  # type: ignore[attr-defined]
-
+    record_statuses(client)
     client.registrations = []  # type: ignore[attr-defined]
-
-    @client.feature("safereq/status")
-    def _status(client: LanguageClient, params: Any) -> None:
-        client.statuses.append(params if isinstance(params, dict) else params._asdict())  # type: ignore[attr-defined]
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
     return client
+
+
+def record_statuses(client: LanguageClient) -> None:
+    """Keep every ``safereq/status`` notification the server sends in ``client.statuses``, as a dict."""
+    client.statuses = []  # type: ignore[attr-defined]
+
+    @client.feature("safereq/status")
+    def _status(client: LanguageClient, params: Any) -> None:
+        client.statuses.append(params if isinstance(params, dict) else  # type: ignore[attr-defined]
+                               params._asdict() if hasattr(params, "_asdict") else vars(params))
 
 
 def server_config(**env: str) -> ClientServerConfig:

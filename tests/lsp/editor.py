@@ -17,6 +17,8 @@ from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
+from .conftest import record_statuses
+
 _OWN = (types.WINDOW_SHOW_MESSAGE, types.WINDOW_SHOW_DOCUMENT)  # features this client answers itself
 
 
@@ -25,7 +27,7 @@ def make_editor_client(converter_factory: Callable[[], Any] = default_converter,
     """The editor client. ``versioned_only`` refuses an edit that names no version (fix-all and deviations
     must always be versioned); otherwise an edit of a document the client has not opened opens it from disk."""
     client = LanguageClient(converter_factory=converter_factory)
-    client.statuses = []  # type: ignore[attr-defined]
+    record_statuses(client)
     client.texts = {}  # type: ignore[attr-defined]  # uri → [version, text] of the documents it has open
     client.shown = []  # type: ignore[attr-defined]
     client.asked = []  # type: ignore[attr-defined]
@@ -33,11 +35,6 @@ def make_editor_client(converter_factory: Callable[[], Any] = default_converter,
     client.choose = None  # type: ignore[attr-defined]
     client.edits = []  # type: ignore[attr-defined]
     register_lsp_features(client, {k: v for k, v in DEFAULT_CLIENT_FEATURES.items() if k not in _OWN})
-
-    @client.feature("safereq/status")
-    def _status(client: LanguageClient, params) -> None:
-        client.statuses.append(params if isinstance(params, dict) else
-                               params._asdict() if hasattr(params, "_asdict") else vars(params))
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def _register(client: LanguageClient, params: types.RegistrationParams) -> None:

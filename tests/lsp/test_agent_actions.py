@@ -19,25 +19,20 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pygls.protocol import default_converter
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from .conftest import SERVER_COMMAND, SERVER_ENV, change, execute, field, open_file, start
+from .conftest import SERVER_COMMAND, SERVER_ENV, change, execute, field, open_file, record_statuses, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
-    client.statuses = []  # type: ignore[attr-defined]
+    record_statuses(client)
     client.edits = []  # type: ignore[attr-defined]
     client.shown = []  # type: ignore[attr-defined]
     client.change_on_progress = None  # type: ignore[attr-defined]
     features = {k: v for k, v in DEFAULT_CLIENT_FEATURES.items()
                 if k not in (types.WINDOW_WORK_DONE_PROGRESS_CREATE, types.WINDOW_SHOW_MESSAGE)}
     register_lsp_features(client, features)
-
-    @client.feature("safereq/status")
-    def _status(client: LanguageClient, params) -> None:
-        client.statuses.append(params if isinstance(params, dict) else
-                               params._asdict() if hasattr(params, "_asdict") else vars(params))
 
     @client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
     def _create(client: LanguageClient, params: types.WorkDoneProgressCreateParams) -> None:
