@@ -24,7 +24,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -32,6 +31,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FORMATS = ("json", "sarif", "text")
+sys.path.insert(0, str(HERE / "core"))
+
+from earlier import unpack  # noqa: E402  (benchmarks/core/earlier.py)
 
 
 def vague(n: int) -> str:
@@ -87,17 +89,6 @@ def measure(tree: Path, workspace: Path, fmt: str, runs: int) -> dict[str, objec
     return json.loads(out)
 
 
-def archive(rev: str, into: Path) -> Path:
-    """The package and its data as they were at ``rev``."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "server", "rules"], check=True,
-                          capture_output=True).stdout
-    into.mkdir(parents=True)
-    tar_path = into / "tree.tar"
-    tar_path.write_bytes(data)
-    with tarfile.open(tar_path) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
 
 def main() -> int:
     if len(sys.argv) == 6 and sys.argv[1] == "--child":
@@ -117,7 +108,7 @@ def main() -> int:
         write_workspace(workspace, args.items)
         trees = {"after": ROOT}
         if args.before:
-            trees = {"before": archive(args.before, Path(tmp) / "before"), **trees}
+            trees = {"before": unpack(args.before, Path(tmp) / "before"), **trees}
         for fmt in FORMATS:
             results[fmt] = {label: measure(tree, workspace, fmt, args.runs) for label, tree in trees.items()}
             row = results[fmt]

@@ -32,18 +32,11 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE / "core"))
 
 import generate  # noqa: E402  (benchmarks/core/generate.py)
+from earlier import unpack  # noqa: E402  (benchmarks/core/earlier.py)
 
 SETS = ("examples", "fixtures", "core", "peers", "single")
 FORMATS = ("text", "json", "sarif")
 
-
-def _tree(rev: str, into: Path) -> Path:
-    """``server/`` and ``rules/`` of ``rev`` extracted under ``into``."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "server", "rules"], check=True,
-                             capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def _write_set(name: str, folder: Path) -> None:
@@ -91,7 +84,7 @@ def main() -> int:
     compared = 0
     with tempfile.TemporaryDirectory(prefix="safereq-same-") as tmp:
         root = Path(tmp)
-        trees = {"before": _tree(rev, root / "before") / "server", "now": ROOT / "server"}
+        trees = {"before": unpack(rev, root / "before") / "server", "now": ROOT / "server"}
         for name in args.sets.split(","):
             folder = root / "sets" / name
             _write_set(name, folder)
