@@ -105,3 +105,10 @@ def test_software_operations_defeaters_name_what_an_expert_names_first():
                                                          "development, staging, and production.")
     assert "platform-differences" in ids("DEV-56", "Development environments SHALL function identically on "
                                                    "Windows, Linux, and macOS.")
+
+
+def test_a_physical_limit_is_asked_for_its_conditions():
+    (d,) = defeaters("EPS-2", "The battery shall provide 20 Wh of capacity.", "behaviour", "en", "hardware")
+    assert d.id == "conditions-unstated" and "20 Wh" in d.statement and "end of life" in d.mitigation
+    assert "conditions-unstated" not in ids("REQ-1", "The service shall answer within 200 ms.")
+    assert "conditions-unstated" not in ids("OPS-1", "The team shall review the 20 kg lifting procedure.", "process")
