@@ -91,3 +91,19 @@ def test_split_keeps_shared_objects_and_modifiers_whole_and_skips_descriptions()
     # a noun ending like an adjective is no modifier: two requirements
     assert split("The unit shall send the signal and log the time of sending.", "en") == [
         "The unit shall send the signal.", "The unit shall log the time of sending."]
+
+
+def test_software_refinements_for_interfaces_exports_identifiers_and_audit():
+    assert one("The system SHALL expose a linking code validation endpoint at `POST /api/v1/linking/validate`.",
+               "design").startswith("If a request to `POST /api/v1/linking/validate` is malformed or not authorised")
+    assert "remove the partial JSON file" in one("The system SHALL provide a database export function that "
+                                                 "serializes sembast diary tables to a JSON file.", "design")
+    assert "keep the UUID v4 identifier generated on first launch unchanged" in one(
+        "The mobile application SHALL generate a UUID v4 identifier on first launch after installation.", "design")
+    assert one("The system SHALL apply migrations in sequential numbered order.", "design").startswith(
+        "The system SHALL refuse to apply a migration whose number is not the next one")
+    assert "reject the linking code validation request and leave the stored state unchanged" in one(
+        "The system SHALL create an audit log entry for every linking code validation request.", "design")
+    assert one("The sponsor portal SHALL validate one-time linking codes submitted by mobile app instances.",
+               "design") == ("The sponsor portal SHALL reject a one-time linking code that has already been used, "
+                             "and record the attempt.")
