@@ -116,3 +116,21 @@ def test_a_physical_limit_is_asked_for_its_conditions():
     assert d.id == "conditions-unstated" and "20 Wh" in d.statement and "end of life" in d.mitigation
     assert "conditions-unstated" not in ids("REQ-1", "The service shall answer within 200 ms.")
     assert "conditions-unstated" not in ids("OPS-1", "The team shall review the 20 kg lifting procedure.", "process")
+
+
+def test_a_threshold_that_triggers_a_reaction_is_asked_for_hysteresis_not_for_its_supply():
+    for statement in ("When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.",
+                      "If the board temperature exceeds 85 °C, the controller shall enter a low-power mode."):
+        found = ids("EPS-1", statement, "reaction", domain="hardware")
+        assert found[0] == "threshold-chatter", found
+        assert "supply-out-of-range" not in found and "conditions-unstated" not in found
+    (d,) = defeaters("EPS-1", "When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.",
+                     "reaction", "en", "hardware")
+    assert "6.5 V" in d.statement and "hysteresis" in d.mitigation
+    assert ids("SR-9", "当电池电量低于20%时，系统应提示用户充电。", "reaction", "zh") == ["threshold-chatter"]
+
+
+def test_a_watchdog_gets_its_own_latent_fault_not_the_fuse_and_diode_one():
+    found = ids("SYS-21", "The OBC shall include a hardware watchdog with independent protection.", "design",
+                domain="hardware")
+    assert "watchdog-latent" in found and "latent-protection" not in found

@@ -109,3 +109,10 @@ def test_software_refinements_for_interfaces_exports_identifiers_and_audit():
     assert one("The sponsor portal SHALL validate one-time linking codes submitted by mobile app instances.",
                "design") == ("The sponsor portal SHALL reject a one-time linking code that has already been used, "
                              "and record the attempt.")
+
+
+def test_a_mode_entered_on_a_threshold_is_not_left_while_the_cause_lasts():
+    assert one("When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.", "reaction") == \
+        "The EPS shall not leave safe mode while the battery voltage is below 6.5 V."
+    assert one("If the board temperature exceeds 85 °C, the controller shall enter a low-power mode.",
+               "reaction") == "The controller shall not leave the low-power mode while the board temperature is above 85 °C."

@@ -36,9 +36,14 @@ def _rules() -> dict[str, Any]:
 
 
 def _limit(kind: str, statement: str) -> str:
-    pattern = _rules()["limits"].get(kind)
-    m = re.search(pattern, statement, re.IGNORECASE) if pattern else None
-    return m.group(0).strip() if m else ""
+    """The first limit of ``kind`` the statement states ("any": of any kind, in the order rules list them)."""
+    kinds = list(_rules()["limits"]) if kind == "any" else [kind]
+    for k in kinds:
+        pattern = _rules()["limits"].get(k)
+        m = re.search(pattern, statement, re.IGNORECASE) if pattern else None
+        if m:
+            return m.group(0).strip()
+    return ""
 
 
 def _cue(entry: dict[str, Any], statement: str, lang: str) -> tuple[bool, str]:

@@ -130,6 +130,8 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
     g["product"] = product
     if g.get("values") is not None:
         g["values"] = _values(g["values"])
+    if g.get("mode"):
+        g["mode"] = re.sub(r"^(?:a|an)\s+", "the ", g["mode"], flags=re.IGNORECASE)
     if g.get("things"):
         g["things_singular"] = _singular(g["things"])
     if g.get("step"):
