@@ -104,11 +104,13 @@ def facts_digest(doc: Document) -> str:
 
 
 def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int,
-                     cache: DiskCache) -> list[Finding]:
+                     cache: DiskCache, uncacheable: Callable[[Source], bool] | None = None) -> list[Finding]:
     """``checker.check`` of ``sources`` loaded into ``ws``, reusing and refreshing the entries of ``cache``.
 
     ``ws`` holds every document when the workspace-scope rules ran, and none when their entry was used:
-    callers that need the documents (fixes, coverage) parse them.
+    callers that need the documents (fixes, coverage) parse them. When ``uncacheable`` says so of a document
+    without an entry, the run is an uncached one (:func:`parse_and_check`, nothing read or written): entries
+    are written only by runs where it said so of none, so a document that has one need not be asked.
     """
     key = engine_key(checker)
     names = {s.path: _digest("doc", key, s.path, s.digest) for s in sources}
@@ -119,6 +121,8 @@ def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker,
         if _valid_doc_entry(entry):
             local[s.path], facts[s.path] = entry[0], entry[1]
     todo = [s for s in sources if s.path not in local]
+    if uncacheable is not None and any(map(uncacheable, todo)):
+        return parse_and_check(sources, ws, checker, jobs)
     linked = checker.review is not None and checker.review.recorded
     if todo and len(todo) * 2 <= len(sources) and not linked:
         # A few edited documents: check them on their own; the workspace entry may still hold (their facts
