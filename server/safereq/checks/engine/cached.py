@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +45,11 @@ def _digest(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
+@cache
 def code_fingerprint() -> str:
     """safereq's version and the size and time of every module and rule file: an edited rule or a new
-    release never reads the findings of another."""
+    release never reads the findings of another. Once per process (the configuration's cache and the
+    engine key both ask; ~300 files stated)."""
     package = Path(__file__).resolve().parents[2]
     stats = []
     for root in (package, rules_dir()):
