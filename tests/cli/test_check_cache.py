@@ -317,3 +317,15 @@ def test_a_deviation_written_after_a_cached_run_is_reported_as_uncached(examples
     before = _entries(examples / ".safereq" / "cache")
     safereq("check", ".")
     assert _entries(examples / ".safereq" / "cache") == before  # that run wrote nothing
+
+
+@pytest.mark.parametrize("text", [
+    "- Deviation: x", "* DEVIATION：x", "- dev\u0131ation: x", "- dev\u0130ation: x", "x\n  + deviation : y",
+    "- deviations: x", "- Deviation x", "deviation: x", "- DeViAtIoN:", "no such line", "",
+])
+def test_the_quick_test_for_deviations_says_what_the_expression_says(text):
+    from safereq.cli.check import _DEVIATION_LINE, _holds_deviation
+    from safereq.workspace.loader import SourceFile
+
+    source = SourceFile("d.md", Path("d.md"), text, "0")
+    assert _holds_deviation(source) == (_DEVIATION_LINE.search(text) is not None)

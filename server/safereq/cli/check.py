@@ -388,7 +388,14 @@ def _holds_deviation(source) -> bool:
     """Whether a document writes an accepted deviation: then the run is not cached (the report lists what it
     accepted, which a cached run does not know). Asked only of documents without a cache entry: one that has
     an entry held none when it was written (check_with_cache's ``uncacheable``), which spares a warm re-run
-    this scan of every line (a fifth of its CPU on 7 MB)."""
+    this scan of every line (a fifth of its CPU on 7 MB).
+
+    The expression runs only on a text that can match it: one whose bytes, ASCII letters lower-cased, hold
+    ``deviation``, or that holds one of the two non-ASCII letters a case-insensitive ``i`` also matches
+    (İ, ı). Lower-casing bytes costs a third of the expression's search of every line start."""
+    data = source.text.encode("utf-8", "surrogatepass")
+    if b"deviation" not in data.lower() and "\u0130" not in source.text and "\u0131" not in source.text:
+        return False
     return _DEVIATION_LINE.search(source.text) is not None
 
 
