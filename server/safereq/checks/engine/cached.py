@@ -22,6 +22,7 @@ gives, so a cached run prints byte for byte what an uncached one prints.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -80,15 +81,16 @@ def facts_digest(doc: Document) -> str:
     items = []
     for item in doc.items:
         statement = item.statement
-        if not statement:
+        segments = statement.segments
+        if not segments:
             items.append((item.line, item.language))
             continue
         shift = statement.anchor.shift
-        for seg in statement.segments:
-            cuts.setdefault(seg.line + shift, []).append((seg.col, seg.col + len(seg.text)))
-        first, last = statement.segments[0], statement.segments[-1]
-        end = None if item.attributes else last.col + len(last.text)
-        items.append((item.line, item.language, first.line + shift, first.col, last.line + shift, end))
+        for line, col, text in segments:
+            cuts.setdefault(line + shift, []).append((col, col + len(text)))
+        first, last = segments[0], segments[-1]
+        end = None if item.attributes else last[1] + len(last[2])
+        items.append((item.line, item.language, first[0] + shift, first[1], last[0] + shift, end))
     for number, spans in cuts.items():
         if 0 <= number < len(lines):
             text, out, at = lines[number], [], 0
@@ -97,10 +99,10 @@ def facts_digest(doc: Document) -> str:
                 at = stop
             out.append(text[at:])
             lines[number] = "\x00".join(out)
-    # The lines hashed as one string (they hold no newline, so joining them keeps them apart): the repr of
-    # the list, escaping 7 MB of text for 20,000 requirements, was most of this function's time.
-    digest = hashlib.blake2b(repr((doc.path, doc.language, doc.line_count, items)).encode("utf-8", "surrogatepass"),
-                             digest_size=20)
+    # The items serialised by marshal (format 2, which has no back-references, so the bytes depend on the
+    # values alone), the lines hashed as one string (they hold no newline, so joining them keeps them
+    # apart): the repr of the list of items, and before it the repr of 7 MB of lines, were most of the time.
+    digest = hashlib.blake2b(marshal.dumps((doc.path, doc.language, doc.line_count, items), 2), digest_size=20)
     digest.update(b"\n")
     digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
