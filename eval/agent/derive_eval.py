@@ -47,7 +47,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-PREV_REV = "0cc4045"
+PREV_REV = "aa7bf9c"  # main before the refinements and defeaters of the fourth judge (0cc4045 for the first three)
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "safereq" / "judge-eval"
 PYTHON = sys.executable
 
@@ -87,9 +87,11 @@ def run_version(server: Path, jobs: list[dict], work: Path, name: str) -> list[d
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
 
 
-def prev_tree(path: Path) -> Path:
+def prev_tree(path: Path | None, rev: str = PREV_REV) -> Path:
+    """The previous version's worktree (``/tmp/prev-<rev>`` unless given), made with ``git worktree`` if missing."""
+    path = path or Path("/tmp") / f"prev-{rev}"
     if not (path / "server" / "safereq").exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-f", str(path), PREV_REV], check=True,
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-f", "--detach", str(path), rev], check=True,
                        capture_output=True)
     return path
 
@@ -361,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--sets", default="")
     ap.add_argument("--out", type=Path, default=Path("/work/wt/judge"))
-    ap.add_argument("--prev-tree", type=Path, default=Path("/tmp/prev-assist"))
+    ap.add_argument("--prev-tree", type=Path, default=None, help="the previous version's worktree (/tmp/prev-REV)")
+    ap.add_argument("--prev-rev", default=PREV_REV, help=f"the previous version's commit ({PREV_REV})")
     ap.add_argument("--no-prev", action="store_true")
     ap.add_argument("--verdicts", type=Path, help="score a judge's verdicts against --key instead of running")
     ap.add_argument("--key", type=Path, default=Path("/work/wt/judge/key.json"))
@@ -390,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     qjobs = [{"task": "ask", "target": q["q"], "key": f"ask/{i}", "expect": q["expect"]} for i, q in enumerate(questions)]
     versions = {"this": ROOT / "server"}
     if not args.no_prev:
-        versions["prev"] = prev_tree(args.prev_tree) / "server"
+        versions["prev"] = prev_tree(args.prev_tree, args.prev_rev) / "server"
     work = CACHE / "runs"
     work.mkdir(parents=True, exist_ok=True)
     by_key = {f"{e['set']}/{e['item']}": e for e in entries}

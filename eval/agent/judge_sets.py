@@ -23,6 +23,10 @@ Held out (never looked at while tuning, reported separately):
 
 - ``dronology`` (UAV system; github JaneClelandHuang/Dronology, Artifacts_Version07.xlsx): failure modes →
   requirements, read by ``link_sets.dronology``.
+- ``cubesat`` (space system, an amateur-radio CubeSat; github cheesejaguar/SMART-QSO, MIT licence,
+  docs/requirements/MISSION_REQUIREMENTS.md and SYSTEM_REQUIREMENTS.md): mission requirements → system
+  requirements, linked by the system tables' ``Parent`` column (41 mission, 95 system items, each with a parent;
+  snapshot 0578833). The other traceability tables there use other IDs for the same levels, so they are not read.
 
 Not used, on purpose: examples/, the sphinx-needs vehicle-dynamics demo, Eclipse S-CORE, Zephyr (held out by
 the issue), and NHTSA lane-centering, Voyage, MIL-STD-882E (their documents ship, so they are in-domain).
@@ -42,7 +46,7 @@ from link_sets import Req, _title, dronology, write_workspace  # noqa: E402
 
 MIRROR = Path("/work/.mirror")
 TUNED = ("oft", "portal", "purifier", "transwe-zh")
-HELD_OUT = ("dronology",)
+HELD_OUT = ("dronology", "cubesat")
 
 
 @dataclass
@@ -283,7 +287,49 @@ def dronology_set() -> JudgeSet | None:
                     {"FM": "system", "DR": "system"}, ("DR",))
 
 
-CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "dronology": dronology_set}
+# -- SMART-QSO CubeSat (held out) ---------------------------------------------------------------------------
+_QSO_HEAD = re.compile(r"^#{2,3} [\d.]+ (.+)$")
+_QSO_ROW = re.compile(r"^\|\s*((?:MRD|SYS)-\d{3})\s*\|([^|]+)\|([^|]*)\|")
+
+
+def _qso_rows(text: str) -> list[tuple[str, str, str, list[str]]]:
+    """(id, section heading, statement, parent ids) of each requirement row of a SMART-QSO requirements table;
+    only rows whose text is a shall-statement (the traceability tables further down reuse the IDs)."""
+    out = []
+    heading = ""
+    seen: set[str] = set()
+    for line in text.splitlines():
+        h = _QSO_HEAD.match(line)
+        if h:
+            heading = re.sub(r"\s+Requirements$", "", h.group(1).strip())
+            continue
+        m = _QSO_ROW.match(line)
+        if not m or m.group(1) in seen or not re.search(r"\bshall\b", m.group(2)):
+            continue
+        seen.add(m.group(1))
+        out.append((m.group(1), heading, _one_line(m.group(2)), re.findall(r"MRD-\d{3}", m.group(3))))
+    return out
+
+
+def cubesat() -> JudgeSet | None:
+    repo = _repo("cheesejaguar/SMART-QSO")
+    if repo is None:
+        return None
+    docs: dict[str, tuple[str, list[Req]]] = {}
+    for name, path, heading in (("mission", "docs/requirements/MISSION_REQUIREMENTS.md", "Mission requirements"),
+                                ("system", "docs/requirements/SYSTEM_REQUIREMENTS.md", "System requirements")):
+        docs[name] = (heading, [Req(i, title or _title(text), text, parents)
+                                for i, title, text, parents in _qso_rows(_show(repo, path))])
+    known = {r.id for r in docs["mission"][1]}
+    for r in docs["system"][1]:
+        r.parents = [p for p in r.parents if p in known]
+    return JudgeSet("cubesat", docs, {"MRD": "requirement", "SYS": "requirement"},
+                    "SMART-QSO CubeSat requirements (github cheesejaguar/SMART-QSO, docs/requirements, MIT)",
+                    {"MRD": "system", "SYS": "system"}, ("SYS",))
+
+
+CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "dronology": dronology_set,
+              "cubesat": cubesat}
 
 
 def build(cache: Path, names: tuple[str, ...] = TUNED + HELD_OUT) -> dict[str, tuple[Path, JudgeSet]]:

@@ -50,3 +50,11 @@ def test_sentences_are_never_cut(ask):
 def test_a_series_whose_parts_are_indexed_is_not_reported_as_not_indexed(ask):
     result = ask("What does ISO 26262 require for the safety plan?")
     assert not any(n.startswith("not indexed, skipped") for n in result.notes)
+
+
+def test_catalogue_entries_whose_numbers_are_unconfirmed_are_named_not_cited_and_not_called_absent(ask):
+    result = ask("What does ISO/PAS 8800 say about the data used to train a model?")
+    assert result.suggestions == []
+    (note,) = [n for n in result.notes if n.startswith("Only safereq's catalogue speaks to this")]
+    assert "ISO/PAS 8800" in note and "not confirmed" in note
+    assert "Nothing in the index answers this question." not in result.notes

@@ -9,7 +9,7 @@ def test_a_stated_time_limit_is_named_verbatim_in_the_defeater_and_its_mitigatio
     (first, *_) = defeaters("NFR-1", "翻译响应时间：对于用户输入的文本，系统应在1秒内返回翻译结果。", "behaviour", "zh", "software")
     assert first.id == "limit-under-load" and "1秒" in first.statement and "1秒" in first.mitigation
     en = defeaters("REQ-1", "The service shall answer each request within 200 ms.", "behaviour", "en", "software")
-    assert en[0].statement.startswith("The 200 ms of REQ-1 could be missed under peak load")
+    assert en[0].statement.startswith("The 200 ms of REQ-1 could be missed at the highest load")
 
 
 def test_what_the_item_relies_on_names_the_defeater():
@@ -71,3 +71,48 @@ def test_storing_a_token_or_naming_a_plugin_type_is_no_hold_for_those_defeaters(
         "DEV-2", "The system SHALL store enrollment tokens in iOS Keychain.", "design", "en", "software")]
     assert "plugin-loading" not in [d.id for d in defeaters(
         "SYSR-3", "The tool supports the following plugin types: importers and exporters.", "behaviour", "en", "software")]
+
+
+def ids(item_id: str, statement: str, nature: str = "behaviour", lang: str = "en", domain: str = "software"):
+    return [d.id for d in defeaters(item_id, statement, nature, lang, domain)]
+
+
+def test_a_distance_to_keep_is_read_as_a_measured_value_but_a_test_condition_is_not():
+    (d, *_) = defeaters("R-1", "The robot shall maintain a clearance of 0.5 m to any person.", "behaviour", "en")
+    assert d.id == "measured-limit" and "0.5 m" in d.statement and "0.5 m" in d.mitigation
+    assert "measured-limit" not in ids("SYS-3", "The system shall capture visible smoke when the nozzle is placed "
+                                                "within 15 cm of the joint.")
+
+
+def test_continuous_monitoring_can_stop_silently_and_what_it_monitors_is_no_dependency():
+    mon = defeaters("OPS-5", "The operations team SHALL continuously monitor audit trail integrity.", "behaviour", "en")
+    assert any(d.id == "pipeline-not-run" and "monitoring run" in d.statement for d in mon)
+    # the endpoint being down is what the monitor exists to detect, not a failure of it
+    assert "external-dependency" not in ids("OPS-46", "The system SHALL monitor API endpoint availability every 60 "
+                                                      "seconds.")
+    assert "external-dependency" not in ids("OPS-41", "The system SHALL use Pulumi for all GCP infrastructure.")
+    assert "interrupted-write" not in ids("OPS-7", "The system SHALL store role definitions in the database.",
+                                          "design")
+
+
+def test_software_operations_defeaters_name_what_an_expert_names_first():
+    (rls, *_) = defeaters("DEV-22", "The system SHALL implement PostgreSQL RLS policies to give analysts read-only "
+                                    "access.", "design", "en")
+    assert rls.id == "policy-bypassed" and "BYPASSRLS" in rls.statement
+    assert ids("OPS-48", "The system SHALL continuously verify audit trail cryptographic hashes to detect "
+                         "tampering.")[0] == "hash-recomputed"
+    assert "unreadable-retention" in ids("OPS-49", "The system SHALL retain production artifacts for a minimum of "
+                                                   "7 years.")
+    assert "unreadable-retention" not in ids("OPS-74", "The system SHALL verify all database backups for integrity "
+                                                       "and restorability.")
+    assert "shared-across-environments" in ids("OPS-50", "The system SHALL maintain three isolated environments: "
+                                                         "development, staging, and production.")
+    assert "platform-differences" in ids("DEV-56", "Development environments SHALL function identically on "
+                                                   "Windows, Linux, and macOS.")
+
+
+def test_a_physical_limit_is_asked_for_its_conditions():
+    (d,) = defeaters("EPS-2", "The battery shall provide 20 Wh of capacity.", "behaviour", "en", "hardware")
+    assert d.id == "conditions-unstated" and "20 Wh" in d.statement and "end of life" in d.mitigation
+    assert "conditions-unstated" not in ids("REQ-1", "The service shall answer within 200 ms.")
+    assert "conditions-unstated" not in ids("OPS-1", "The team shall review the 20 kg lifting procedure.", "process")

@@ -111,3 +111,27 @@ def test_a_split_part_gets_the_kind_the_team_derives_items_of_its_kind_into():
     assert result.suggestions, result.notes
     assert all(s.id.startswith("HW-") for s in result.suggestions), [s.id for s in result.suggestions]
     assert {s.id for s in result.suggestions}.isdisjoint({"HW-1"})
+
+
+TRANSLATOR = """\
+# Translator
+
+## UR-1: Privacy
+
+The system shall protect the user's privacy.
+
+## SR-3: OCR privacy
+
+系统应该保证用户隐私，不记录用户的OCR识别记录。
+
+- Derived from: UR-1
+"""
+
+
+def test_a_kind_the_rules_do_not_know_keeps_the_teams_own_scheme():
+    # no SR item has children and SR is no kind of the safety chain: the derived item is SR-n, not REQ-n
+    ws = Workspace()
+    ws.update("spec.md", TRANSLATOR)
+    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SR-3"))))
+    assert result.suggestions, result.notes
+    assert all(s.id.startswith("SR-") and s.id != "SR-3" for s in result.suggestions), [s.id for s in result.suggestions]

@@ -51,6 +51,8 @@ class CatalogueEntry:
     summary: str
     document_title: str = ""
     confirmed: bool = False
+    title_zh: str = ""  # the title and summary in Chinese, our own words too, for answers to Chinese questions
+    summary_zh: str = ""
 
     @property
     def parent(self) -> str:
@@ -188,6 +190,7 @@ def parse_catalogue_file(path: Path, confirmed: frozenset[tuple[str, str, str]] 
             document=doc.document, year=doc.year, clause=clause,
             title=_as_str(item.get("title")), summary=_as_str(item.get("summary")), document_title=doc.title,
             confirmed=(doc.document, doc.year, clause) in confirmed,
+            title_zh=_as_str(item.get("title_zh")), summary_zh=_as_str(item.get("summary_zh")),
         ))
     return doc, entries
 

@@ -34,7 +34,7 @@ from .knowledge import tokens
 Relation = Literal["parent", "child"]
 _K1, _B = 1.2, 0.75
 FEATURES = ("text", "absolute", "cosine", "reverse", "siblings", "coparents", "document", "chain", "element", "asil",
-            "fanout", "meaning", "likeness", "bigrams", "neighbours", "near")
+            "fanout", "meaning", "likeness", "bigrams", "neighbours", "near", "standing", "standing_rank")
 
 
 @cache
@@ -151,6 +151,7 @@ class Bm25:
 
 
 _INDEX: dict[int, tuple[Bm25, Bm25]] = {}
+_FROM: dict[str, dict[str, float]] = {}  # item -> its words' BM25 against every item, for the current index
 
 
 def _indexes(view: WorkspaceView) -> tuple[tuple[Bm25, Bm25], dict[str, str]]:
@@ -163,10 +164,37 @@ def _indexes(view: WorkspaceView) -> tuple[tuple[Bm25, Bm25], dict[str, str]]:
     key = hash(tuple(sorted(texts.items())))
     if key not in _INDEX:
         _INDEX.clear()
+        _FROM.clear()
         words = Bm25(texts, link_terms)
         pairs = Bm25({k: " ".join(v) for k, v in words.terms.items()}, lambda t: bigrams(t.split()))
         _INDEX[key] = (words, pairs)
     return _INDEX[key], texts
+
+
+def _scores_from(bm25: Bm25, key: str) -> dict[str, float]:
+    """BM25 of item ``key``'s words against every item, kept while the index is the same."""
+    if key not in _FROM:
+        _FROM[key] = bm25.score_all(bm25.terms.get(key, []))
+    return _FROM[key]
+
+
+def standing(bm25: Bm25, parent: str, child: str, row: Sequence[str]) -> tuple[float, float]:
+    """How the child stands among the items of its document (``row``) when the parent's words are the query:
+    (its z-score among them over 3, clipped to -1..1; 1 / its rank among them, 0 when it shares no word).
+
+    The parent-side view of the same words: a parent whose words every item of the document shares (a
+    high-level requirement on "the DPU-CCM", a use case's boilerplate) ties the child no more than its
+    neighbours; one whose rare words this child holds and the others do not picks it out.
+    """
+    scores = _scores_from(bm25, parent)
+    values = [scores.get(k, 0.0) for k in row]
+    mine = scores.get(child, 0.0)
+    if mine <= 0 or len(values) < 2:
+        return 0.0, 0.0
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    z = (mine - mean) / sd if sd > 0 else 0.0
+    return max(-1.0, min(1.0, z / 3)), 1.0 / (1 + sum(1 for v in values if v > mine))
 
 
 def workspace_index(view: WorkspaceView) -> tuple[Bm25, dict[str, str]]:
@@ -292,6 +320,13 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
         self_score = bm25.score(theirs, it.id)
         reverse[it.id] = bm25.score(theirs, me.id) / self_score if self_score > 0 else 0.0
     best_reverse = max(reverse.values(), default=0.0) or 1.0
+    rows: dict[str, list[str]] = {}
+    for it in view.items:
+        rows.setdefault(it.path, []).append(it.id)
+    if me.id not in rows.setdefault(me.path, []):
+        rows[me.path].append(me.id)
+    stands = {it.id: standing(bm25, it.id, me.id, rows[me.path]) if relation == "parent"
+              else standing(bm25, me.id, it.id, rows.get(it.path, [it.id])) for it in pool}
 
     # Resemblance to what is already linked: for a parent, its other children; for a child, the item's children.
     sibling: dict[str, tuple[float, str]] = {}
@@ -352,6 +387,8 @@ def link_features(view: WorkspaceView, relation: Relation, pool: Sequence[ItemSu
             "bigrams": by_pairs.get(it.id, 0.0) * pairs_scale,
             "neighbours": min(1.0, near_links[0].get(it.id, 0.0)),
             "near": min(1.0, near_links[1].get(it.id, 0.0)),
+            "standing": stands[it.id][0],
+            "standing_rank": stands[it.id][1],
         }
         out.append(Candidate(it, f, priors.get(it.id, 0.0), sib_id if sib_score > 0 else "",
                              near_links[2].get(it.id, "") if f["neighbours"] > 0 else "",

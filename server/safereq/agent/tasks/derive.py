@@ -3,8 +3,11 @@
 1. The item is read (:mod:`..item.reading`: conditions, subject, modal verb, negation, response) and
    classified (:mod:`..item.domain`: domain and nature).
 2. The team's house style: the siblings' children rewritten for the item (:mod:`..writing.analogues`).
-3. A compound item split into the requirements it bundles (:mod:`..writing.splitting`).
-4. What the item's own words leave open (:mod:`..writing.refinements`).
+3. What the item's own words leave open (:mod:`..writing.refinements`): the other side of its condition,
+   the failure of what it does, the values it does not accept, the evidence a recurring activity leaves
+   (for a process requirement only the entries written for processes).
+4. A compound item split into the requirements it bundles (:mod:`..writing.splitting`): only where nothing
+   above fits, since a part alone adds nothing to what the item says (the blind judges' verdict).
 5. Only for safety goals and safety requirements, and never for a process requirement: the safety patterns,
    filled from the item and the workspace (:func:`..writing.patterns.slots`), dropped when they would lose a
    limit of the item, rewritten with their fallback or dropped on a finding of safereq's own checks
@@ -28,7 +31,7 @@ from ..retrieval.plan import Plan, hint
 from ..item.reading import read_statement
 from ..trust.selfcheck import Draft, findings
 from ..writing.analogues import Analogue, analogues, house_kind, keeps_limits
-from ..writing.refinements import refinements
+from ..writing.refinements import product_name, refinements
 from ..writing.splitting import split
 from ..writing.suggestions import DerivedRequirement
 
@@ -176,17 +179,14 @@ def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[l
         out = _from_analogues(found, view, notes)
         if out:
             return out, notes
-    parts = split(ctx.statement, ctx.language)
-    if parts:
-        out = _from_parts(parts, view, notes)
-        if out:
-            return out, notes
-    refined = refinements(ctx.statement, nature, ctx.language) if nature != "process" else []
+    out: list[DerivedRequirement] = []
+    siblings = [it.statement for it in view.items if set(it.parents) & {p.id for p in ctx.parents}]
+    refined = refinements(ctx.statement, nature, ctx.language,
+                          product=product_name([p.statement for p in ctx.parents] + siblings))
     if refined:
         ids = new_ids(ctx.id, house_kind(view), view.ids, len(refined))
         drafts = [Draft(i, r.title, r.statement, ctx.asil) for i, r in zip(ids, refined)]
         found = findings(drafts, ctx.id, ctx.title, ctx.asil)
-        out = []
         for i, r in zip(ids, refined):
             if found.get(i):
                 notes.append(f"{r.id}: dropped, safereq's own checks flag it ({found[i][0]})")
@@ -194,11 +194,15 @@ def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[l
             out.append(DerivedRequirement(id=i, title=r.title, statement=r.statement, asil=ctx.asil,
                                           derived_from=[ctx.id], citations=[], pattern=r.id,
                                           rationale=f"what {ctx.id} leaves open, in its own words"))
-        if out:
-            return out, notes
+    if out:
+        return out, notes
+    parts = split(ctx.statement, ctx.language)
+    out = _from_parts(parts, view, notes) if parts else []
+    if out:
+        return out, notes
     if nature == "process":
-        notes.append("a process requirement: offline, only the way its siblings were refined is followed, and "
-                     "none of its siblings has children to follow; a model endpoint can refine it into who does "
+        notes.append("a process requirement: offline, only the way its siblings were refined and the process "
+                     "refinements (retention, evidence of recurring runs) are followed, and neither fits; a model endpoint can refine it into who does "
                      "what, when and with which work product")
         return [], notes
     if not _safety_chain(ctx):

@@ -380,6 +380,9 @@ def _reason(view: WorkspaceView, relation: Relation, c: Candidate, cands: Sequen
     if c.neighbour and c.f["neighbours"] >= 0.3:
         why.append(f"{c.neighbour}, next to this item, is derived from {c.item.id}" if relation == "parent"
                    else f"{c.item.id} is next to {c.neighbour}, which is derived from {ctx.id}")
+    if c.f.get("standing_rank") == 1.0 and c.f.get("standing", 0.0) >= 0.5:
+        why.append(f"of the items in this item's document, {c.item.id}'s words fit this one best" if relation == "parent"
+                   else f"of the items in its document, {c.item.id} fits this item's words best")
     if c.coparent and c.f["coparents"] >= 0.3:
         why.append(f"like {c.coparent}, which this item already derives from")
     docs = {o.item.path for o in cands}

@@ -29,7 +29,7 @@ from ..retrieval.loop import DEFAULT_HOPS, EvidenceLoop, LoopState, add_hit
 from ..retrieval.plan import Plan, RetrievalPlan, deterministic_plan, plan_from_llm, request_data
 from ..retrieval.policies import LLMPolicy, OfflinePolicy
 from ..writing.suggestions import MODE_LLM, MODE_OFFLINE, SuggestionSet, TraceLinkSuggestion
-from ..trust.verify import Verifier
+from ..trust.verify import UNCONFIRMED, Verifier
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +127,17 @@ class Assistant:
         if client is not None and not offered:
             raise NothingUsable("none of the model's suggestions survived validation and citation checks")
         if request.task == "ask" and not offered:
-            notes.append(none_text(request.question))
+            notes.append(none_text(request.question, self._unconfirmed(suggestions)))
         ctx = request.view.item
         return SuggestionSet(request.task, MODE_LLM if client else MODE_OFFLINE, ctx.id if ctx else "", offered,
                              notes, state.trace, client.usage.as_dict() if client else {})
+
+    def _unconfirmed(self, suggestions: list) -> list[str]:
+        """The clauses the suggestions cite that the catalogue holds but whose numbers are not confirmed for
+        their edition (so they are never cited): what an honest "nothing to cite" names."""
+        verifier = Verifier(self.source)
+        return [c.label for s in suggestions for c in s.citations
+                if verifier.check(c).note == UNCONFIRMED]
 
     def _verified(self, task: str, suggestions: list, by_model: bool = False) -> tuple[list, list[str]]:
         """Only citations that stand (verified, or a clause summary) and whose clause may be cited are kept.

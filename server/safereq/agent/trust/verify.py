@@ -20,6 +20,7 @@ from ..writing.suggestions import Citation
 
 THRESHOLD = 90.0
 MIN_QUOTE_CHARS = 12
+UNCONFIRMED = "clause number not confirmed for its edition"  # the note of a catalogue entry never cited
 _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "—": "-", "–": "-", "\u00a0": " "})
 
 
@@ -63,7 +64,7 @@ class Verifier:
             return replace(citation, verified=False, note="clause not in the index")
         base = replace(citation, title=found.title, year=found.year, clause=found.clause)
         if found.kind == "catalogue" and not _catalogue_confirms(found):
-            return replace(base, verified=False, note="clause number not confirmed for its edition")
+            return replace(base, verified=False, note=UNCONFIRMED)
         quote = citation.quote.strip()
         if len(normalise(quote)) < MIN_QUOTE_CHARS:
             return replace(base, verified=False, note="quote too short to verify")

@@ -24,6 +24,7 @@ from difflib import SequenceMatcher
 from ...model.ids import kind_prefix
 from ..item.context import ItemContext, ItemSummary, WorkspaceView
 from ..item.reading import is_verb
+from ...data import load_rules_yaml
 from .patterns import child_kind
 
 MAX_CHARS = 2000
@@ -156,17 +157,24 @@ def house_kind(view: WorkspaceView) -> str:
     """The kind the item's children get: the one its siblings' children have most, else the one the children of
     items of its kind have most anywhere in the workspace (a SYS item whose siblings have no children yet still
     gets the HW or FW kind the team derives SYS items into), else the usual child kind (SG → FSR, FSR → TSR,
-    rules/patterns/requirements.yaml)."""
+    rules/patterns/requirements.yaml) or, for a kind those rules do not know, the item's own kind; never the kind of the item's parents or grandparents (a DEV item of a
+    workspace whose links sometimes point upwards still gets DEV children, not PRD ones)."""
     ctx = view.item
     assert ctx is not None
+    own = kind_prefix(ctx.id)
+    by_id = {it.id: it for it in view.items}
+    above = {kind_prefix(p.id) for p in ctx.parents}
+    above |= {kind_prefix(g) for p in ctx.parents for g in (by_id[p.id].parents if p.id in by_id else ())}
     parents = {p.id for p in ctx.parents}
     siblings = {it.id for it in view.items if set(it.parents) & parents and it.id != ctx.id}
-    kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & siblings]
-    if not kinds:
-        own = kind_prefix(ctx.id)
-        same_kind = {it.id for it in view.items if kind_prefix(it.id) == own and it.id != ctx.id}
-        kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & same_kind]
-    return max(sorted(set(kinds)), key=kinds.count) if kinds else child_kind(kind_prefix(ctx.id))
+    same_kind = {it.id for it in view.items if kind_prefix(it.id) == own and it.id != ctx.id}
+    for models in (siblings, same_kind):
+        kinds = [kind_prefix(k.id) for k in view.items if set(k.parents) & models]
+        kinds = [k for k in kinds if k == own or k not in above]  # never a kind the item derives from
+        if kinds:
+            return max(sorted(set(kinds)), key=kinds.count)
+    table = load_rules_yaml("patterns/requirements.yaml")["child_kind"]
+    return child_kind(own) if own in table else own  # SR → SR-n in a team's SR scheme, not a generic REQ-n
 
 
 def house_examples(view: WorkspaceView, siblings: int = 3, children: int = 2) -> list[dict[str, object]]:

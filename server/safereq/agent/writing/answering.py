@@ -6,7 +6,9 @@ index holds nothing on UN R155", not the nearest fragments; a clause is used onl
 (rules/patterns/domains.yaml: "Inputs to this clause", "General", "Scope" …) are left out; a definition is
 preferred only when the question asks what a term means, otherwise the clause that states the requirement.
 Sentences are taken whole, never cut. A Chinese question is searched with the English terms of the glossary
-(the shipped summaries are English) and answered in Chinese, with the summaries marked as ours.
+(the catalogue is searched in English) and answered in Chinese: the catalogue's Chinese title and summary of
+each clause (``title_zh``, ``summary_zh``, our words like the English ones), marked as ours; a quote from
+text the user indexed is shown as written.
 """
 
 from __future__ import annotations
@@ -80,8 +82,13 @@ def outside_text(question: str, names: list[str]) -> str:
     return _rules()["answer"][language(question)]["outside"].format(names=", ".join(names))
 
 
-def none_text(question: str) -> str:
-    return _rules()["answer"][language(question)]["none"]
+def none_text(question: str, unconfirmed: list[str] | None = None) -> str:
+    """"Nothing in the index answers this", or, when only catalogue entries whose numbers are not confirmed
+    for their edition answered (and were therefore not cited), which ones and what would help."""
+    texts = _rules()["answer"][language(question)]
+    if unconfirmed:
+        return texts["unconfirmed"].format(labels=", ".join(dict.fromkeys(unconfirmed)))
+    return texts["none"]
 
 
 def _content(question: str) -> set[str]:
@@ -119,6 +126,18 @@ def relevant(state: LoopState, question: str) -> list[Evidence]:
     return [e for _, e in sorted(scored, key=lambda s: s[0])]
 
 
+def _in_chinese(e: Evidence, quote: str) -> tuple[str, str]:
+    """The clause's title and text for a Chinese answer: the catalogue's Chinese title and summary when the
+    evidence is the catalogue's own English summary (our words, so ours to give in Chinese too); a quote from
+    text the user indexed stays as written."""
+    from ...knowledge.catalogue import get_catalogue
+
+    entry = get_catalogue().get(e.document, e.clause) if e.clause else None
+    if entry is None or not entry.summary_zh or " ".join(e.text.split()) != " ".join(entry.summary.split()):
+        return e.title, quote
+    return entry.title_zh or e.title, entry.summary_zh
+
+
 def answer_offline(state: LoopState, question: str) -> Answer:
     """The whole best sentence of each of the (up to three) clauses that answer the question."""
     best = relevant(state, question)[:MAX_CLAUSES]
@@ -132,6 +151,8 @@ def answer_offline(state: LoopState, question: str) -> Answer:
     cites = [Citation(e.document, e.clause, q, title=e.title, year=e.year) for q, e in zip(quotes, best)]
     lead = _rules()["answer"][lang]["lead"]
     if lang == "zh":
-        body = "".join(f" {n}. {c.label}《{c.title}》：{q}" for n, (q, c) in enumerate(zip(quotes, cites), start=1))
+        shown = [_in_chinese(e, q) for e, q in zip(best, quotes)]
+        body = "".join(f" {n}. {c.label}《{title}》：{text}"
+                       for n, ((title, text), c) in enumerate(zip(shown, cites), start=1))
         return Answer(lead + body, cites)
     return Answer(lead + " " + " ".join(f"{q.rstrip()} ({c.label}, {c.title})" for q, c in zip(quotes, cites)), cites)

@@ -9,7 +9,8 @@ with the item's conditions, subject, negation and limits carried over verbatim:
 
 A part is split off only where the response joins two verb phrases (", and", "and shall", "并", "并且",
 "同时") or the statement is several sentences each with its own modal verb; words inside parentheses are never
-split. Non-binding modal verbs are made binding in the parts ("must" → "shall", 应该 → 应), the fix safereq's
+split, nor a verb that shares its object ("define and track the SLOs") or a modifier that shares its noun
+("architectural and design decisions"). Non-binding modal verbs are made binding in the parts ("must" → "shall", 应该 → 应), the fix safereq's
 own checks ask for; nothing else is reworded. A part with fewer than two content words is no requirement and
 the split is not offered.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..item.reading import is_verb
+from ..item.reading import is_modifier, is_verb
 
 _EN_MODAL = re.compile(r"\b(SHALL NOT|shall not|must not|SHALL|shall|must|will)\b")
 _ZH_MODAL = re.compile(r"不应该|不应|应该|应当|应(?!用)")
@@ -44,6 +45,9 @@ def _split_en(sentence: str) -> list[str]:
     for j in re.finditer(r",? and (?:(?:shall|SHALL|must)(?: not)? )?(?=(\w+))", rest):
         if not _outside_parentheses(rest, j.start()) or not is_verb(j.group(1)):
             continue
+        left = rest[start:j.start()].strip(" ,").split()
+        if len(left) < 2 or is_modifier(left[-1]):
+            continue  # "define and track X" shares its object; "architectural and design decisions" its noun
         parts.append(rest[start:j.start()].strip(" ,"))
         start = j.end()
     parts.append(rest[start:].strip(" ,"))
@@ -70,8 +74,8 @@ def split(statement: str, language: str) -> list[str]:
     sentences = [s.strip() for s in _SENTENCE.split(statement.strip()) if s.strip()]
     modal = _ZH_MODAL if language == "zh" else _EN_MODAL
     binding = [s for s in sentences if modal.search(s)]
-    if not binding:
-        return []
+    if not binding or not modal.search(sentences[0]):
+        return []  # the item leads with a description ("consists of the following parts: ..."), not a requirement
     out: list[str] = []
     for s in binding:
         out.extend(_split_zh(s) if language == "zh" else _split_en(s))
