@@ -13,7 +13,9 @@ def one(statement: str, nature: str = "behaviour", language: str = "en", product
 
 def test_the_other_side_of_an_enabling_condition():
     assert one('The system SHALL display a "Submit" button when all required questions are answered.') == \
-        'The system SHALL NOT display the "Submit" button before all required questions are answered.'
+        'The system SHALL NOT display the "Submit" button while any required question is not answered.'
+    assert one("The app shall enable the Send button once the form is validated.") == \
+        "The app shall not enable the Send button before the form is validated."
     assert one("The app shall show the study prompt immediately after successful code validation.") == \
         "The app shall not show the study prompt before successful code validation."
     # a state, not a completion: "before enrollment state is X" would mean nothing

@@ -58,7 +58,7 @@ ANNEX_SUB = re.compile(r"^([A-Z])((\.\d+)+)$")
 TABLE = re.compile(r"^Table (?:([A-Z])\.)?(\d+)$")
 
 REQUIRED_KEYS = {"clause", "title", "summary"}
-OPTIONAL_KEYS = {"confidence", "title_is_ours"}
+OPTIONAL_KEYS = {"title_zh", "summary_zh", "confidence", "title_is_ours"}
 TOP_KEYS = {"document", "year", "title", "source", "clauses"}
 
 

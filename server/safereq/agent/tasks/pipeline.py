@@ -127,17 +127,18 @@ class Assistant:
         if client is not None and not offered:
             raise NothingUsable("none of the model's suggestions survived validation and citation checks")
         if request.task == "ask" and not offered:
+            # one sentence that says why, instead of the counts of what was left out on the way
+            notes = [n for n in notes if n not in more]
             notes.append(none_text(request.question, self._unconfirmed(suggestions)))
         ctx = request.view.item
         return SuggestionSet(request.task, MODE_LLM if client else MODE_OFFLINE, ctx.id if ctx else "", offered,
                              notes, state.trace, client.usage.as_dict() if client else {})
 
     def _unconfirmed(self, suggestions: list) -> list[str]:
-        """The clauses the suggestions cite that the catalogue holds but whose numbers are not confirmed for
-        their edition (so they are never cited): what an honest "nothing to cite" names."""
+        """The documents of the clauses the suggestions cite that the catalogue holds but whose numbers are not
+        confirmed for their edition (so they are never cited): what an honest "nothing to cite" names."""
         verifier = Verifier(self.source)
-        return [c.label for s in suggestions for c in s.citations
-                if verifier.check(c).note == UNCONFIRMED]
+        return [c.document for s in suggestions for c in s.citations if verifier.check(c).note == UNCONFIRMED]
 
     def _verified(self, task: str, suggestions: list, by_model: bool = False) -> tuple[list, list[str]]:
         """Only citations that stand (verified, or a clause summary) and whose clause may be cited are kept.

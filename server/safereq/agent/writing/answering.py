@@ -84,10 +84,11 @@ def outside_text(question: str, names: list[str]) -> str:
 
 def none_text(question: str, unconfirmed: list[str] | None = None) -> str:
     """"Nothing in the index answers this", or, when only catalogue entries whose numbers are not confirmed
-    for their edition answered (and were therefore not cited), which ones and what would help."""
+    for their edition answered (and were therefore not cited), for which documents and what would help (the
+    clauses themselves are not named: an unconfirmed number is what must not be passed on)."""
     texts = _rules()["answer"][language(question)]
     if unconfirmed:
-        return texts["unconfirmed"].format(labels=", ".join(dict.fromkeys(unconfirmed)))
+        return texts["unconfirmed"].format(documents=", ".join(dict.fromkeys(unconfirmed)))
     return texts["none"]
 
 

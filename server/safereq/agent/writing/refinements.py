@@ -130,6 +130,8 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
     g["product"] = product
     if g.get("values") is not None:
         g["values"] = _values(g["values"])
+    if g.get("things"):
+        g["things_singular"] = _singular(g["things"])
     if g.get("step"):
         g["step_noun"] = re.sub(r"\s+(?:begins|starts|runs|is started|is run)$", "", g["step"])
     needed = set(_SLOT.findall(entry["template"])) | set(_SLOT.findall(entry["title"]))
