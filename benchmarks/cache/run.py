@@ -76,8 +76,9 @@ def main() -> int:
     p.add_argument("--json", type=Path, default=HERE.parent / "results" / "cache.json")
     p.add_argument("--before", type=Path, metavar="TREE",
                    help="also time the code of this source tree (e.g. `git archive be8e913 server rules corpora | tar -x -C "
-                        "TREE`): its cold check (--jobs 1, and --no-cache on the default workers), search, "
-                        "index --status and no-op index, in the same rounds, its reports compared too")
+                        "TREE`): its cold check (--no-cache on the default workers, and --jobs 1, 2, 4), its warm and "
+                        "one-edit re-runs, search, index --status and no-op index, in the same rounds, its reports "
+                        "compared too")
     args = p.parse_args()
     cmd = safereq_command()
     results: dict = {"command": " ".join([sys.executable, *sys.argv]), "cpus": os.cpu_count(),
@@ -130,12 +131,29 @@ def main() -> int:
             add("index_noop", run_child([*cmd, "index", "--index-dir", str(index)], root)[0])
             if args.before:
                 CHILD_ENV["PYTHONPATH"] = str(args.before / "server")
-                for name, extra in (("before_cold_jobs_1", ("--jobs", "1")), ("before_cold_no_cache", ("--no-cache",))):
+                runs = [("before_cold_no_cache", ("--no-cache",))]
+                runs += [(f"before_cold_jobs_{jobs}", ("--jobs", str(jobs))) for jobs in (1, 2, 4)]
+                for name, extra in runs:
                     shutil.rmtree(cache, ignore_errors=True)  # cold for that code too (a cache of its own, if any)
                     s, _status, report = _report(cmd, folder, *extra)
                     add(name, s)
                     if report != uncached:
                         mismatches.append(f"the code of {args.before} reports otherwise ({name}), round {round_}")
+                # Its re-runs on its own cache (left by the cold --jobs 4 run): unchanged files, then the same
+                # two kinds of edit (another new word), each compared with this tree's uncached report.
+                s, _status, report = _report(cmd, folder)
+                add("before_warm", s)
+                if report != uncached:
+                    mismatches.append(f"the code of {args.before} reports otherwise (warm), round {round_}")
+                for kind in ("reword", "asil"):
+                    _edit(folder, args.runs + round_, kind)
+                    s, _status, report = _report(cmd, folder)
+                    add(f"before_one_edit_{'reworded' if kind == 'reword' else 'asil'}", s)
+                    CHILD_ENV["PYTHONPATH"] = str(SERVER)
+                    uncached = _report(cmd, folder, "--no-cache")[2]
+                    CHILD_ENV["PYTHONPATH"] = str(args.before / "server")
+                    if report != uncached:
+                        mismatches.append(f"the code of {args.before} reports otherwise (one edit, {kind}), round {round_}")
                 shutil.rmtree(cache, ignore_errors=True)
                 add("before_search", run_child([*cmd, "search", "ASIL decomposition", "--index-dir", str(index)],
                                                root)[0])

