@@ -6,7 +6,6 @@ from safereq.agent.item.context import workspace_view
 from safereq.agent.retrieval.knowledge import catalogue_source
 from safereq.agent.tasks.pipeline import AgentRequest, Assistant
 from safereq.agent.writing.analogues import keeps_limits, transfer
-from safereq.agent.writing.splitting import split
 from safereq.workspace import Workspace
 
 SPEC = """# Requirements
@@ -64,16 +63,12 @@ def test_derive_writes_the_item_s_child_like_its_siblings_children():
     assert s.citations == []  # no clause of a standard is about a help flag: nothing is cited
 
 
-def test_a_compound_requirement_is_split_with_its_condition_and_limit_kept():
-    parts = split("When the driver brakes, the arbiter shall set the torque request to zero within 50 ms and "
-                  "report the event to the HMI.", "en")
-    assert parts == ["When the driver brakes, the arbiter shall set the torque request to zero within 50 ms.",
-                     "When the driver brakes, the arbiter shall report the event to the HMI."]
-    zh = split("检测到用户按下翻译按钮时，系统应该调用OCR服务对目标图片进行文字识别，并在界面上显示识别结果。", "zh")
-    assert zh == ["检测到用户按下翻译按钮时，系统应调用OCR服务对目标图片进行文字识别。",
-                  "检测到用户按下翻译按钮时，系统应在界面上显示识别结果。"]
-    assert split("The store shall persist each write before it acknowledges the write to its caller.", "en") == []
-    assert split("The tool shall read the file (and the index) at start-up.", "en") == []
+def test_a_compound_requirement_is_not_split_offline():
+    # a part alone restates half of the item: every blind judge that saw one dropped or rewrote it
+    ws = Workspace()
+    ws.update("spec.md", PURIFIER)
+    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYS-2"))))
+    assert result.suggestions == [] and result.notes
 
 
 def test_a_distant_sibling_or_a_verb_alone_gives_no_analogue():
@@ -94,6 +89,9 @@ The system shall stay below 40 dBA at the lowest fan speed.
 ## SYS-2: Power
 The system shall operate from a USB-C 5 V input and not exceed 5 W.
 
+## SYS-3: Low battery
+When the battery voltage drops below 3.3 V, the system shall enter the low-power mode.
+
 # Hardware
 
 ## HW-1: Fan driver
@@ -103,11 +101,11 @@ The fan driver shall limit the fan to 40 dBA at the lowest speed.
 """
 
 
-def test_a_split_part_gets_the_kind_the_team_derives_items_of_its_kind_into():
-    # SYS-2 has no parent, so no siblings with children; another SYS item's child shows the house kind (HW)
+def test_a_derived_item_gets_the_kind_the_team_derives_items_of_its_kind_into():
+    # SYS-3 has no parent, so no siblings with children; another SYS item's child shows the house kind (HW)
     ws = Workspace()
     ws.update("spec.md", PURIFIER)
-    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYS-2"))))
+    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYS-3"))))
     assert result.suggestions, result.notes
     assert all(s.id.startswith("HW-") for s in result.suggestions), [s.id for s in result.suggestions]
     assert {s.id for s in result.suggestions}.isdisjoint({"HW-1"})

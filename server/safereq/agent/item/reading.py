@@ -75,18 +75,6 @@ def _verbs() -> frozenset[str]:
     return frozenset(str(v) for v in _data()["verbs"])
 
 
-@lru_cache(maxsize=1)
-def _modifier_rule() -> tuple[tuple[str, ...], frozenset[str]]:
-    return tuple(str(e) for e in _data()["modifier-endings"]), frozenset(str(w) for w in _data()["not-modifiers"])
-
-
-def is_modifier(word: str) -> bool:
-    """Whether ``word`` reads as an adjective ("architectural"), by its ending, and is no noun that ends alike."""
-    endings, nouns = _modifier_rule()
-    w = word.lower().strip(",;")
-    return w.endswith(endings) and w not in nouns and not w.endswith("als")
-
-
 def is_verb(word: str) -> bool:
     w = word.lower()
     return w in _verbs() or (len(w) > 5 and w.endswith(_VERB_ENDINGS))

@@ -6,9 +6,7 @@
 3. What the item's own words leave open (:mod:`..writing.refinements`): the other side of its condition,
    the failure of what it does, the values it does not accept, the evidence a recurring activity leaves
    (for a process requirement only the entries written for processes).
-4. A compound item split into the requirements it bundles (:mod:`..writing.splitting`): only where nothing
-   above fits, since a part alone adds nothing to what the item says (the blind judges' verdict).
-5. Only for safety goals and safety requirements, and never for a process requirement: the safety patterns,
+4. Only for safety goals and safety requirements, and never for a process requirement: the safety patterns,
    filled from the item and the workspace (:func:`..writing.patterns.slots`), dropped when they would lose a
    limit of the item, rewritten with their fallback or dropped on a finding of safereq's own checks
    (:mod:`..trust.selfcheck`), and cited only with a clause about their topic (:mod:`..trust.citing`).
@@ -32,7 +30,6 @@ from ..item.reading import read_statement
 from ..trust.selfcheck import Draft, findings
 from ..writing.analogues import Analogue, analogues, house_kind, keeps_limits
 from ..writing.refinements import product_name, refinements
-from ..writing.splitting import split
 from ..writing.suggestions import DerivedRequirement
 
 
@@ -134,29 +131,6 @@ def _from_analogues(found: list[Analogue], view: WorkspaceView, notes: list[str]
     return out
 
 
-def _from_parts(parts: list[str], view: WorkspaceView, notes: list[str]) -> list[DerivedRequirement]:
-    """One derived requirement per single requirement the item bundles, in the kind its siblings' children
-    have (else the usual child kind); a part safereq's checks flag (beyond what they flag in the item itself,
-    its house style) drops the whole split, since the parts only stand together."""
-    ctx = view.item
-    assert ctx is not None
-    ids = new_ids(ctx.id, house_kind(view), view.ids, len(parts))
-    titles = [f"{ctx.title} ({n}/{len(parts)})" for n in range(1, len(parts) + 1)]
-    drafts = [Draft(i, title, part, ctx.asil) for i, title, part in zip(ids, titles, parts)]
-    found = findings(drafts, ctx.id, ctx.title, ctx.asil)
-    house = {f.split(":")[0] for f in findings([Draft(ids[0], ctx.title, ctx.statement, ctx.asil)], ctx.id, ctx.title,
-                                               ctx.asil).get(ids[0], [])}
-    flagged = [(i, f) for i, fs in found.items() for f in fs if f.split(":")[0] not in house]
-    if flagged:
-        notes.append(f"the split of {ctx.id} into {len(parts)} requirements was dropped: safereq's own checks flag "
-                     f"a part ({flagged[0][1]})")
-        return []
-    return [DerivedRequirement(id=i, title=title, statement=part, asil=ctx.asil, derived_from=[ctx.id], citations=[],
-                               pattern="split", rationale=f"{ctx.id} asks {len(parts)} things; one requirement each, "
-                               "with its conditions and limits as written")
-            for i, title, part in zip(ids, titles, parts)]
-
-
 def _safety_chain(ctx) -> bool:
     """Whether the item is a safety goal or safety requirement, the items the offline safety patterns are for."""
     return ctx.category in ("safety-goal", "safety-requirement")
@@ -194,10 +168,6 @@ def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[l
             out.append(DerivedRequirement(id=i, title=r.title, statement=r.statement, asil=ctx.asil,
                                           derived_from=[ctx.id], citations=[], pattern=r.id,
                                           rationale=f"what {ctx.id} leaves open, in its own words"))
-    if out:
-        return out, notes
-    parts = split(ctx.statement, ctx.language)
-    out = _from_parts(parts, view, notes) if parts else []
     if out:
         return out, notes
     if nature == "process":
