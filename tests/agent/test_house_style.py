@@ -63,11 +63,15 @@ def test_derive_writes_the_item_s_child_like_its_siblings_children():
     assert s.citations == []  # no clause of a standard is about a help flag: nothing is cited
 
 
+def derive(text: str, item_id: str):
+    ws = Workspace()
+    ws.update("spec.md", text)
+    return Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item(item_id))))
+
+
 def test_a_compound_requirement_is_not_split_offline():
     # a part alone restates half of the item: every blind judge that saw one dropped or rewrote it
-    ws = Workspace()
-    ws.update("spec.md", PURIFIER)
-    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYS-2"))))
+    result = derive(PURIFIER, "SYS-2")
     assert result.suggestions == [] and result.notes
 
 
@@ -103,9 +107,7 @@ The fan driver shall limit the fan to 40 dBA at the lowest speed.
 
 def test_a_derived_item_gets_the_kind_the_team_derives_items_of_its_kind_into():
     # SYS-3 has no parent, so no siblings with children; another SYS item's child shows the house kind (HW)
-    ws = Workspace()
-    ws.update("spec.md", PURIFIER)
-    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SYS-3"))))
+    result = derive(PURIFIER, "SYS-3")
     assert result.suggestions, result.notes
     assert all(s.id.startswith("HW-") for s in result.suggestions), [s.id for s in result.suggestions]
     assert {s.id for s in result.suggestions}.isdisjoint({"HW-1"})
@@ -128,8 +130,6 @@ The system shall protect the user's privacy.
 
 def test_a_kind_the_rules_do_not_know_keeps_the_teams_own_scheme():
     # no SR item has children and SR is no kind of the safety chain: the derived item is SR-n, not REQ-n
-    ws = Workspace()
-    ws.update("spec.md", TRANSLATOR)
-    result = Assistant(catalogue_source()).run(AgentRequest("derive", workspace_view(ws, ws.item("SR-3"))))
+    result = derive(TRANSLATOR, "SR-3")
     assert result.suggestions, result.notes
     assert all(s.id.startswith("SR-") and s.id != "SR-3" for s in result.suggestions), [s.id for s in result.suggestions]
