@@ -99,7 +99,17 @@ def test_software_refinements_for_interfaces_exports_identifiers_and_audit():
 
 
 def test_a_mode_entered_on_a_threshold_is_not_left_while_the_cause_lasts():
-    assert one("When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.", "reaction") == \
+    def stay(statement: str) -> str:
+        return next(r.statement for r in refinements(statement, "reaction", "en") if r.id.startswith("stay-"))
+    assert stay("When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.") == \
         "While the battery voltage is below 6.5 V, the EPS shall not leave safe mode."
-    assert one("If the board temperature exceeds 85 °C, the controller shall enter a low-power mode.",
-               "reaction") == "While the board temperature is above 85 °C, the controller shall not leave the low-power mode."
+    assert stay("If the board temperature exceeds 85 °C, the controller shall enter a low-power mode.") == \
+        "While the board temperature is above 85 °C, the controller shall not leave the low-power mode."
+
+
+def test_a_mode_entered_on_an_event_is_entered_at_start_up_too():
+    (stay, start) = refinements("When the vehicle speed rises above 5 km/h, the lock arbitration function shall "
+                                "enter the locked state.", "reaction", "en")
+    assert start.statement == ("If the vehicle speed is already above 5 km/h when the lock arbitration function "
+                               "starts, the lock arbitration function shall enter the locked state at start-up.")
+    assert stay.title == "The locked state kept while the cause lasts"

@@ -106,7 +106,7 @@ async def test_editor_and_cli_give_the_same_suggestions_and_citations(client: La
     block = review_lines(text_of(client, root, "tsc.md"))
     editor_cites = [line[2:] for line in block if line.startswith("> cites ")]
     cli_cites = [line.strip() for line in out.split("\n") if line.startswith("  cites ")]
-    assert editor_cites == cli_cites  # the split of FSR-1 rests on its own words: no clause is about it
+    assert editor_cites == cli_cites  # the refinements of FSR-1 rest on its own words: no clause is about them
     assert all(" (verified): " in c or " (summary by safereq, not the standard's words): " in c for c in cli_cites)
     rebut_cites = [line.strip() for line in cli(root, "rebut", "FSR-1").split("\n") if line.startswith("  cites ")]
     assert rebut_cites and all(re.search(r":20\d\d ", c) for c in rebut_cites)  # the edition is there

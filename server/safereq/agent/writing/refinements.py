@@ -167,5 +167,6 @@ def refinements(statement: str, nature: str, language: str, product: str = "") -
             filled = cond[:1].upper() + cond[1:] + filled[:1].lower() + filled[1:]
         if not keeps_limits(text, filled, negation=False):
             continue
-        out.append(Refinement(entry["id"], entry["title"].format(**g), filled))
+        title = entry["title"].format(**g)
+        out.append(Refinement(entry["id"], title[:1].upper() + title[1:], filled))
     return out
