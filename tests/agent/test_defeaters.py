@@ -152,3 +152,9 @@ def test_a_process_item_gets_no_template_that_fits_every_process_item():
     found = defeaters("OPS-13", "Requirements SHALL follow the standardized format defined in "
                                 "spec/requirements-format.md.", "process", "en")
     assert not any("record" in d.statement for d in found)
+
+
+def test_a_ban_on_disclosure_is_not_read_as_a_ban_on_keeping():
+    found = ids("NFR-4", "用户的个人信息和使用数据应得到充分保护，不得泄露给第三方。", lang="zh")
+    assert "kept-elsewhere" not in found
+    assert "kept-elsewhere" in ids("SR-7", "系统应该保证用户隐私，不记录用户的语音输入内容。", lang="zh")
