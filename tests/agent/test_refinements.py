@@ -113,3 +113,9 @@ def test_a_mode_entered_on_an_event_is_entered_at_start_up_too():
     assert start.statement == ("If the vehicle speed is already above 5 km/h when the lock arbitration function "
                                "starts, the lock arbitration function shall enter the locked state at start-up.")
     assert stay.title == "The locked state kept while the cause lasts"
+
+
+def test_the_items_condition_is_carried_in_front_of_a_template_that_does_not_place_it():
+    assert one("When the user logs in, the app shall store the session token in the Keychain.", "design") == (
+        "When the user logs in, if the app cannot store the session token in the Keychain, the app shall report "
+        "the failure to its caller without storing it anywhere else.")

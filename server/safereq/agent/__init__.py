@@ -12,9 +12,10 @@ Grouped by what a reader looks for, in the order a suggestion passes through the
   narrow view of the knowledge base; ``documents``: one document agent per indexed document and the router;
   ``loop``: the hop-bounded loop over the clause tree; ``policies``: each decision offline or by the model).
 - ``writing``: turning the item and the evidence into suggestions (``patterns``: the data in
-  ``rules/patterns/``; ``analogues``: the siblings' children as the house style; ``refinements`` and ``defeaters``: what the item's own words leave open and how it can
-  fail; ``answering``: ``ask`` offline; ``compose``: IDs, ASILs and modals enforced, model output composed;
-  ``generate``: the OpenAI-compatible client; ``suggestions``: what the assistant hands back).
+  ``rules/patterns/``; ``analogues``: the siblings' children as the house style; ``refinements`` and
+  ``defeaters``: what the item's own words leave open and how it can fail; ``answering``: ``ask`` offline;
+  ``compose``: IDs, ASILs and modals enforced, model output composed; ``generate``: the OpenAI-compatible
+  client; ``suggestions``: what the assistant hands back).
 - ``trust``: what a suggestion must pass (``sanitise``: untrusted text made safe; ``admit``: a model's
   suggestion earns its place; ``selfcheck``: safereq's own checks on a draft; ``citing``: which clauses are
   about what it says; ``verify``: citations checked against the indexed text).

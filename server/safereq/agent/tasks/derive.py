@@ -154,7 +154,8 @@ def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[l
         if out:
             return out, notes
     out: list[DerivedRequirement] = []
-    siblings = [it.statement for it in view.items if set(it.parents) & {p.id for p in ctx.parents}]
+    parent_ids = {p.id for p in ctx.parents}
+    siblings = [it.statement for it in view.items if parent_ids.intersection(it.parents)]
     refined = refinements(ctx.statement, nature, ctx.language,
                           product=product_name([p.statement for p in ctx.parents] + siblings))
     if refined:
@@ -172,8 +173,8 @@ def derive_offline(plan: Plan, state: LoopState, view: WorkspaceView) -> tuple[l
         return out, notes
     if nature == "process":
         notes.append("a process requirement: offline, only the way its siblings were refined and the process "
-                     "refinements (retention, evidence of recurring runs) are followed, and neither fits; a model endpoint can refine it into who does "
-                     "what, when and with which work product")
+                     "refinements (retention, evidence of recurring runs) are followed, and neither fits; a model "
+                     "endpoint can refine it into who does what, when and with which work product")
         return [], notes
     if not _safety_chain(ctx):
         notes.append("nothing derived: no sibling with children shows how the team refines such items, and the "

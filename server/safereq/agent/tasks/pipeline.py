@@ -122,34 +122,33 @@ class Assistant:
         suggestions, more = self._compose(request, client, plan, state)
         notes.extend(more)
         report("verifying citations", 95)
-        offered, more = self._verified(request.task, suggestions, by_model=client is not None)
-        notes.extend(more)
+        offered, more, unconfirmed = self._verified(request.task, suggestions, by_model=client is not None)
         if client is not None and not offered:
             raise NothingUsable("none of the model's suggestions survived validation and citation checks")
         if request.task == "ask" and not offered:
             # one sentence that says why, instead of the counts of what was left out on the way
-            notes = [n for n in notes if n not in more]
-            notes.append(none_text(request.question, self._unconfirmed(suggestions)))
+            notes.append(none_text(request.question, unconfirmed))
+        else:
+            notes.extend(more)
         ctx = request.view.item
         return SuggestionSet(request.task, MODE_LLM if client else MODE_OFFLINE, ctx.id if ctx else "", offered,
                              notes, state.trace, client.usage.as_dict() if client else {})
 
-    def _unconfirmed(self, suggestions: list) -> list[str]:
-        """The documents of the clauses the suggestions cite that the catalogue holds but whose numbers are not
-        confirmed for their edition (so they are never cited): what an honest "nothing to cite" names."""
-        verifier = Verifier(self.source)
-        return [c.document for s in suggestions for c in s.citations if verifier.check(c).note == UNCONFIRMED]
-
-    def _verified(self, task: str, suggestions: list, by_model: bool = False) -> tuple[list, list[str]]:
+    def _verified(self, task: str, suggestions: list, by_model: bool = False) -> tuple[list, list[str], list[str]]:
         """Only citations that stand (verified, or a clause summary) and whose clause may be cited are kept.
         An answer, a clause to cite and anything a model wrote needs one to be offered (evidence is what a
         model's text earns its place with); an offline derived requirement or rebuttal, built from the item's
-        own words, stands on them, and carries a citation only where a clause is about it."""
+        own words, stands on them, and carries a citation only where a clause is about it.
+
+        Returns the suggestions offered, the notes on what was left out, and the documents of the citations
+        left out because the catalogue has not confirmed their clause numbers for the edition (what an honest
+        "nothing to cite" names)."""
         verifier = Verifier(self.source)
-        failed, unsupported, out = 0, 0, []
+        failed, unsupported, out, unconfirmed = 0, 0, [], []
         for s in suggestions:
-            cites, bad = verifier.check_all(s.citations, drop_unverified=True)
-            cites = [c for c in cites if not uncitable(c.title)]
+            checked, bad = verifier.check_all(s.citations)
+            unconfirmed += [c.document for c in checked if c.note == UNCONFIRMED]
+            cites = [c for c in checked if c.stands and not uncitable(c.title)]
             failed += bad
             link = isinstance(s, TraceLinkSuggestion)
             if not cites and (task == "ask" or (link and s.relation not in ("parent", "child"))
@@ -163,7 +162,7 @@ class Assistant:
         if unsupported:
             what = "answer" if task == "ask" else "suggestion(s)"
             notes.append(f"{unsupported} {what} without a verified citation not offered")
-        return out, notes
+        return out, notes, unconfirmed
 
     def gather(self, request: AgentRequest, client: LLMClient | None = None, policy: OfflinePolicy | None = None,
                notes: list[str] | None = None, cancel: CancelToken | None = None,

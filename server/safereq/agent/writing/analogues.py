@@ -24,8 +24,7 @@ from difflib import SequenceMatcher
 from ...model.ids import kind_prefix
 from ..item.context import ItemContext, ItemSummary, WorkspaceView
 from ..item.reading import is_verb
-from ...data import load_rules_yaml
-from .patterns import child_kind
+from .patterns import child_kind, derives_kind
 
 MAX_CHARS = 2000
 MIN_SIMILARITY = 0.5  # share of the sibling's and the item's words in common (difflib ratio)
@@ -157,8 +156,9 @@ def house_kind(view: WorkspaceView) -> str:
     """The kind the item's children get: the one its siblings' children have most, else the one the children of
     items of its kind have most anywhere in the workspace (a SYS item whose siblings have no children yet still
     gets the HW or FW kind the team derives SYS items into), else the usual child kind (SG → FSR, FSR → TSR,
-    rules/patterns/requirements.yaml) or, for a kind those rules do not know, the item's own kind; never the kind of the item's parents or grandparents (a DEV item of a
-    workspace whose links sometimes point upwards still gets DEV children, not PRD ones)."""
+    rules/patterns/requirements.yaml) or, for a kind those rules do not know, the item's own kind; never the
+    kind of the item's parents or grandparents (a DEV item of a workspace whose links sometimes point upwards
+    still gets DEV children, not PRD ones)."""
     ctx = view.item
     assert ctx is not None
     own = kind_prefix(ctx.id)
@@ -173,8 +173,7 @@ def house_kind(view: WorkspaceView) -> str:
         kinds = [k for k in kinds if k == own or k not in above]  # never a kind the item derives from
         if kinds:
             return max(sorted(set(kinds)), key=kinds.count)
-    table = load_rules_yaml("patterns/requirements.yaml")["child_kind"]
-    return child_kind(own) if own in table else own  # SR → SR-n in a team's SR scheme, not a generic REQ-n
+    return child_kind(own) if derives_kind(own) else own  # SR → SR-n in a team's SR scheme, not a generic REQ-n
 
 
 def house_examples(view: WorkspaceView, siblings: int = 3, children: int = 2) -> list[dict[str, object]]:

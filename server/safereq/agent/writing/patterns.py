@@ -154,6 +154,11 @@ def child_kinds(kind: str) -> list[str]:
     return list(table.get(kind, table["default"]))
 
 
+def derives_kind(kind: str) -> bool:
+    """Whether the rules name the kinds ``kind`` is derived into (SG, FSR ...), rather than the default."""
+    return kind in load_rules_yaml("patterns/requirements.yaml")["child_kind"]
+
+
 def child_kind(kind: str) -> str:
     """The kind a requirement derived from ``kind`` gets (SG → FSR, FSR → TSR, ...)."""
     return child_kinds(kind)[0]

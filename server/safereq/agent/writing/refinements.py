@@ -90,7 +90,7 @@ def _values(text: str) -> str:
 
 
 def product_name(statements: Iterable[str]) -> str:
-    """The name most of ``statements`` begin with ("OFT offers ...", "OFT produces ..."), or ""."""
+    """The name ``statements`` most often begin with ("OFT offers ...", "OFT produces ..."), or ""."""
     names = Counter(m.group(1) for s in statements if (m := _PRODUCT.match(s.strip())))
     if not names:
         return ""
@@ -126,7 +126,6 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
     modal = g.get("modal") or "shall"
     g["modal"] = modal
     g["modal_not"] = "SHALL NOT" if modal.isupper() else "shall not"
-    g["cond_cap"] = ""
     g["product"] = product
     if g.get("values") is not None:
         g["values"] = _values(g["values"])
@@ -137,7 +136,7 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
     if g.get("step"):
         g["step_noun"] = re.sub(r"\s+(?:begins|starts|runs|is started|is run)$", "", g["step"])
     needed = set(_SLOT.findall(entry["template"])) | set(_SLOT.findall(entry["title"]))
-    if any(not g.get(k) for k in needed if k not in ("cond", "cond_cap", "rest")):
+    if any(not g.get(k) for k in needed if k not in ("cond", "rest")):
         return None
     return {k: g.get(k) or "" for k in needed}
 
@@ -162,7 +161,7 @@ def refinements(statement: str, nature: str, language: str, product: str = "") -
             continue
         filled = entry["template"].format(**g)
         filled = filled[:1].upper() + filled[1:]
-        if language != "zh" and m.groupdict().get("cond") and entry["template"].startswith("{cond_cap}"):
+        if language != "zh" and m.groupdict().get("cond") and "{cond}" not in entry["template"]:
             cond = m.group("cond")
             filled = cond[:1].upper() + cond[1:] + filled[:1].lower() + filled[1:]
         if not keeps_limits(text, filled, negation=False):
