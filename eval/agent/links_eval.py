@@ -19,7 +19,7 @@ removed parent's rank gives R@1/3/5 and MRR (1/rank, 0 when missed). Three ranke
 - **bm25-own**: the same BM25 over this branch's candidates (no parent for the head of a chain, no item of the
   child's own kind and document unless the project links inside that document): the stricter baseline, and
   the one the targets are checked against where it is the better of the two.
-- **previous**: main at aa7bf9c (the listwise ranking before the standing signals), run in a subprocess from a `git archive` of that commit (server/ and rules/
+- **previous**: main at 06829b3 (the standing signals, the shipped weights), run in a subprocess from a `git archive` of that commit (server/ and rules/
   unpacked to a temporary folder) on the same cases.
 
 F1. Each child of a document that has parents is asked for its parents with *all* its links removed (a new
@@ -56,9 +56,9 @@ SETS = {"nhtsa": ROOT / "eval" / "data" / "nhtsa-alc", "easyclinic": DATA / "eas
 # their retrieval step alone.
 PUBLISHED = {"cm1": (0.52, 0.44), "gannt": (0.57, 0.54), "modis": (0.25, 0.19), "warc": (0.58, 0.48),
              "dronology": (0.57, 0.50), "cchit": (0.20, 0.18)}
-PREVIOUS = "aa7bf9c"
+PREVIOUS = "06829b3"
 # A set the previous version is too slow for runs on every k-th case only, and its rows say so (main at
-# aa7bf9c keeps its word statistics between requests: every case).
+# 06829b3 keeps its word statistics between requests: every case).
 PREVIOUS_SAMPLE: dict[str, int] = {}
 KS = (1, 3, 5)
 START = {"text": 1.0, "meaning": 0.5}  # plain BM25: every fit starts there, never from the shipped weights
