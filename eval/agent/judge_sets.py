@@ -18,6 +18,11 @@ Tuned on (development sets):
   system → hardware and firmware requirements, linked by ``Parent:``.
 - ``transwe-zh`` (Chinese, software; github dekrt/TransWe, docs/UserRequirement.md and SystemRequirement.md):
   the binding sentences (应) of each system requirement, under its user requirement.
+- ``ventilator`` (medical device, an open-source ICU ventilator; github RespiraWorks/Ventilator, Apache-2.0,
+  docs/system/covent_19.rst, system_requirements.rst, docs/software/SRS.rst, docs/hardware/hardware_requirements.rst;
+  snapshot 6165c82): the CoVent-19 challenge specification (SR) → system requirements (SYS) → software (SW)
+  and hardware (HW) requirements, linked by each Sphinx ``item``'s ``:fulfills:`` list (34 SR, 83 SYS of which
+  52 have a parent, 151 SW of which 136 do, 28 HW of which 26 do).
 
 Held out (never looked at while tuning, reported separately):
 
@@ -49,7 +54,7 @@ sys.path.insert(0, str(HERE))
 from link_sets import Req, _title, dronology, write_workspace  # noqa: E402
 
 MIRROR = Path("/work/.mirror")
-TUNED = ("oft", "portal", "purifier", "transwe-zh")
+TUNED = ("oft", "portal", "purifier", "transwe-zh", "ventilator")
 HELD_OUT = ("dronology", "cubesat")
 
 
@@ -281,6 +286,53 @@ def transwe() -> JudgeSet | None:
                     {"UR": "software", "SR": "software", "NFR": "software"}, ("SR", "NFR"))
 
 
+# -- RespiraWorks ventilator -------------------------------------------------------------------------------
+_RW_ITEM = re.compile(r"^\.\. item:: (?:RW-)?([A-Z]+)-(\d+)\s*$")
+_RW_UNDERLINE = re.compile(r"^([=^~\-])\1{2,}\s*$")
+
+
+def _rw_items(text: str) -> list[Req]:
+    """Each ``.. item::`` of a RespiraWorks Sphinx document: its ``:fulfills:`` ids as parents and the
+    paragraphs up to the next directive or heading as its statement (``RW-`` dropped, so the kind is the prefix)."""
+    lines = text.splitlines()
+    out: list[Req] = []
+    current: Req | None = None
+    for i, line in enumerate(lines):
+        m = _RW_ITEM.match(line)
+        heading = i + 1 < len(lines) and _RW_UNDERLINE.match(lines[i + 1]) and line.strip()
+        if m:
+            current = Req(f"{m.group(1)}-{m.group(2)}", "", "")
+            out.append(current)
+        elif line.startswith(".. ") or heading or _RW_UNDERLINE.match(line):
+            current = None
+        elif current is not None and line.strip().startswith(":fulfills:"):
+            current.parents = [re.sub(r"^RW-", "", p) for p in line.split(":fulfills:")[1].split()]
+        elif current is not None and line.strip() and not line.startswith("   :"):
+            current.statement = _one_line(f"{current.statement} {line}")
+    for r in out:
+        r.title = _title(r.statement)
+    return [r for r in out if r.statement]
+
+
+def ventilator() -> JudgeSet | None:
+    repo = _repo("RespiraWorks/Ventilator")
+    if repo is None:
+        return None
+    docs = {name: (heading, _rw_items(_show(repo, path))) for name, path, heading in (
+        ("covent", "docs/system/covent_19.rst", "CoVent-19 challenge specification"),
+        ("system", "docs/system/system_requirements.rst", "Ventilator system requirements"),
+        ("software", "docs/software/SRS.rst", "Ventilator software requirements"),
+        ("hardware", "docs/hardware/hardware_requirements.rst", "Ventilator hardware requirements"))}
+    known = {r.id for _, reqs in docs.values() for r in reqs}
+    for _, reqs in docs.values():
+        for r in reqs:
+            r.parents = [p for p in r.parents if p in known]
+    return JudgeSet("ventilator", docs, {"SR": "requirement", "SYS": "requirement", "SW": "requirement",
+                                         "HW": "requirement"},
+                    "RespiraWorks open-source ventilator requirements (github RespiraWorks/Ventilator, docs/, Apache-2.0)",
+                    {"SR": "system", "SYS": "system", "SW": "software", "HW": "hardware"}, ("SYS", "SW", "HW"))
+
+
 # -- Dronology (held out) ----------------------------------------------------------------------------------
 def dronology_set() -> JudgeSet | None:
     repo = _repo("JaneClelandHuang/Dronology")
@@ -332,7 +384,8 @@ def cubesat() -> JudgeSet | None:
                     {"MRD": "system", "SYS": "system"}, ("SYS",))
 
 
-CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "dronology": dronology_set,
+CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "ventilator": ventilator,
+              "dronology": dronology_set,
               "cubesat": cubesat}
 
 
