@@ -32,6 +32,12 @@ Held out (never looked at while tuning, reported separately):
   docs/requirements/MISSION_REQUIREMENTS.md and SYSTEM_REQUIREMENTS.md): mission requirements → system
   requirements, linked by the system tables' ``Parent`` column (41 mission, 95 system items, each with a parent;
   snapshot 0578833). The other traceability tables there use other IDs for the same levels, so they are not read.
+- ``train-doors`` (railway, a train door control system; github norechang/opencode-en50128, MIT licence,
+  examples/TDC/docs: system/System-Requirements-Specification.md, system/System-Safety-Requirements-Specification.md
+  and phase-2-requirements/Software-Requirements-Specification.md; snapshot 3411c47): system requirements (SYS,
+  74) and system safety requirements (SAFE, 37) → software requirements (REQ, 77, 76 of them with a parent),
+  linked by each software item's ``Traceability`` list; its hazard IDs are not items here. The converter was
+  written from the documents' layout; their statements are not quoted or summarised anywhere in this project.
 
 Not quite untouched (2026-12-02): Dronology's statements were read once while sizing the offline coverage, and
 the judges' reasons on held-out items of packets 24 and 25 led to the watchdog defeater and to the web wording
@@ -55,7 +61,7 @@ from link_sets import Req, _title, dronology, write_workspace  # noqa: E402
 
 MIRROR = Path("/work/.mirror")
 TUNED = ("oft", "portal", "purifier", "transwe-zh", "ventilator")
-HELD_OUT = ("dronology", "cubesat")
+HELD_OUT = ("dronology", "cubesat", "train-doors")
 
 
 @dataclass
@@ -329,7 +335,8 @@ def ventilator() -> JudgeSet | None:
             r.parents = [p for p in r.parents if p in known]
     return JudgeSet("ventilator", docs, {"SR": "requirement", "SYS": "requirement", "SW": "requirement",
                                          "HW": "requirement"},
-                    "RespiraWorks open-source ventilator requirements (github RespiraWorks/Ventilator, docs/, Apache-2.0)",
+                    "RespiraWorks open-source ventilator requirements (github RespiraWorks/Ventilator, docs/, "
+                    "Apache-2.0)",
                     {"SR": "system", "SYS": "system", "SW": "software", "HW": "hardware"}, ("SYS", "SW", "HW"))
 
 
@@ -384,9 +391,78 @@ def cubesat() -> JudgeSet | None:
                     {"MRD": "system", "SYS": "system"}, ("SYS",))
 
 
+# -- Train door control (held out) ----------------------------------------------------------------------------
+_TDC_ITEM = re.compile(r"^\*\*((?:SYS-REQ|SAFE-[A-Z]+|REQ-[A-Z]+)-\d{3})\*\*:\s*(.+?)\s*$")
+_TDC_META = re.compile(r"^\*\*([A-Za-z ]+)\*\*:\s*(.*?)\s*$")
+_TDC_HEAD = re.compile(r"^#{3,5} (?:[\d.]+ )?(.+?)\s*$")
+
+
+def _tdc_items(text: str, described: bool) -> list[Req]:
+    """Each ``**ID**: text`` item of a TDC document. A system or safety item's statement is that line and the
+    bullets right under it, its title its section heading; a software item (``described``) has its title on
+    that line and its statement in ``**Description**:``, its parents in ``**Traceability**:``."""
+    out: list[Req] = []
+    current: Req | None = None
+    heading = ""
+    bullets = False
+    for line in text.splitlines():
+        h = _TDC_HEAD.match(line)
+        if h:
+            heading, current = h.group(1), None
+            continue
+        m = _TDC_ITEM.match(line)
+        if m:
+            current = Req(m.group(1), m.group(2) if described else heading, "" if described else m.group(2))
+            out.append(current)
+            bullets = not described
+            continue
+        if current is None:
+            continue
+        meta = _TDC_META.match(line)
+        if meta:
+            bullets = False
+            if described and meta.group(1) == "Description" and not current.statement:
+                current.statement = _one_line(meta.group(2))
+            elif described and meta.group(1) == "Traceability":
+                refs = re.findall(r"(SYS-REQ|SAFE-[A-Z]+)-(\d{3})((?:,\s*\d{3}\b)*)", meta.group(2))
+                for prefix, first, more in refs:
+                    current.parents += [f"{prefix}-{n}" for n in [first, *re.findall(r"\d{3}", more)]]
+        elif bullets and line.startswith("- "):
+            current.statement = _one_line(f"{current.statement} {line}")
+        elif line.strip():
+            bullets = False
+    for r in out:
+        r.title = r.title or _title(r.statement)
+    return [r for r in out if r.statement]
+
+
+def train_doors() -> JudgeSet | None:
+    repo = _repo("norechang/opencode-en50128")
+    if repo is None:
+        return None
+    base = "examples/TDC/docs/"
+    docs = {"system": ("Train door control system requirements",
+                       _tdc_items(_show(repo, base + "system/System-Requirements-Specification.md"), False)),
+            "safety": ("Train door control system safety requirements",
+                       _tdc_items(_show(repo, base + "system/System-Safety-Requirements-Specification.md"), False)),
+            "software": ("Train door control software requirements",
+                         _tdc_items(_show(repo, base + "phase-2-requirements/Software-Requirements-Specification.md"),
+                                    True))}
+    for _, reqs in docs.values():  # a document may restate an item further down (tables, summaries)
+        seen: set[str] = set()
+        reqs[:] = [r for r in reqs if not (r.id in seen or seen.add(r.id))]
+    known = {r.id for _, reqs in docs.values() for r in reqs}
+    for _, reqs in docs.values():
+        for r in reqs:
+            r.parents = list(dict.fromkeys(p for p in r.parents if p in known))
+    return JudgeSet("train-doors", docs, {"SYS": "requirement", "SAFE": "requirement", "REQ": "requirement"},
+                    "train door control example (github norechang/opencode-en50128, its TDC example, MIT)",
+                    {"SYS": "system", "SAFE": "system", "REQ": "software"}, ("REQ",))
+
+
 CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "ventilator": ventilator,
               "dronology": dronology_set,
-              "cubesat": cubesat}
+              "cubesat": cubesat, "train-doors": train_doors}
 
 
 def build(cache: Path, names: tuple[str, ...] = TUNED + HELD_OUT) -> dict[str, tuple[Path, JudgeSet]]:
@@ -412,6 +488,8 @@ if __name__ == "__main__":
         for name, (folder, js) in build(Path(tmp)).items():
             sizes = {d: len(r) for d, (_, r) in js.docs.items()}
             print(name, sizes)
+            if name in HELD_OUT:  # sizes only: nobody tuning may read a held-out set's statements
+                continue
             for d, (_, reqs) in js.docs.items():
                 for r in reqs[:2]:
                     print("   ", r.id, "|", r.title, "|", r.statement[:120], "|", r.parents)
