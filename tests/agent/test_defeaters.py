@@ -214,3 +214,14 @@ def test_system_items_get_the_warning_link_command_and_sensor_defeaters():
     assert ids("SYSR-36", "The CLI provides a help command.") == []
     found = ids("SR-1", "系统应在温度超过60℃时报警。", "reaction", "zh")
     assert found == ["threshold-chatter", "stuck-sensor"]  # a threshold that triggers, not a rating's conditions
+
+
+def test_identity_cycles_and_markup_are_asked_for_their_hard_cases():
+    assert ids("SYSR-13", "OFT marks a specification item as _duplicate_ if other items with the same ID "
+                          "exist.") == ["identity-as-written"]
+    assert ids("SYSR-15", "OFT detects if specification items are linked in a cycle.") == ["cycle-missed"]
+    (html,) = defeaters("SYSR-27", "OFT generates valid HTML format for the HTML report.", "behaviour", "en",
+                        "software")
+    assert html.id == "markup-injection" and "Escape every text" in html.mitigation
+    assert ids("SYSR-31", "OFT uses plain text as requirement tracing output format if the user does not select "
+                          "one.") == ["silent-default"]
