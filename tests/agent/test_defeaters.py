@@ -123,10 +123,12 @@ def test_a_threshold_that_triggers_a_reaction_is_asked_for_hysteresis_not_for_it
         found = ids("EPS-1", statement, "reaction", domain="hardware")
         assert found[0] == "threshold-chatter", found
         assert "supply-out-of-range" not in found and "conditions-unstated" not in found
-    (d,) = defeaters("EPS-1", "When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.",
-                     "reaction", "en", "hardware")
+    (d, stuck) = defeaters("EPS-1", "When the battery voltage drops below 6.5 V, the EPS shall enter safe mode.",
+                           "reaction", "en", "hardware")
     assert "6.5 V" in d.statement and "hysteresis" in d.mitigation
-    assert ids("SR-9", "当电池电量低于20%时，系统应提示用户充电。", "reaction", "zh") == ["threshold-chatter"]
+    # the second: a sensor failing within its range never crosses the threshold at all
+    assert stuck.id == "stuck-sensor" and "6.5 V" in stuck.statement and "plausibility" in stuck.mitigation
+    assert ids("SR-9", "当电池电量低于20%时，系统应提示用户充电。", "reaction", "zh") == ["threshold-chatter", "stuck-sensor"]
 
 
 def test_a_watchdog_gets_its_own_latent_fault_not_the_fuse_and_diode_one():
@@ -158,3 +160,68 @@ def test_a_ban_on_disclosure_is_not_read_as_a_ban_on_keeping():
     found = ids("NFR-4", "用户的个人信息和使用数据应得到充分保护，不得泄露给第三方。", lang="zh")
     assert "kept-elsewhere" not in found
     assert "kept-elsewhere" in ids("SR-7", "系统应该保证用户隐私，不记录用户的语音输入内容。", lang="zh")
+
+
+def test_what_a_tool_selects_defaults_to_or_exits_with_gets_its_own_defeater():
+    assert ids("SYSR-40", "OFT gives users the option to include only a configurable set of artifact types "
+                          "during processing.") == ["filter-matches-nothing"]  # an "option" is no command line
+    (default,) = defeaters("SYSR-35", "OFT uses ReqM2 as default conversion format if the user does not select "
+                                      "one.", "behaviour", "en", "software")
+    assert default.id == "silent-default" and "reject a given value" in default.mitigation
+    assert ids("SYSR-42", "Unless selected by the user, OFT uses the native newline format of the platform it "
+                          "runs on for outputs.") == ["silent-default"]
+    assert ids("SYSR-24", "The plain text report supports color to visually separate report elements.") == [
+        "colour-only"]
+    assert ids("SYSR-32", "The return value of the OFT executable reflects the overall tracing result.") == [
+        "exit-status"]
+    assert ids("SYSR-25", "OFT creates the HTML Report as a single file.") == []
+
+
+def test_a_configured_time_is_asked_for_its_range_but_a_configured_display_is_not():
+    (d,) = defeaters("SYS-010", "The system shall automatically stop after a configurable period of inactivity "
+                                "(30 minutes).", "reaction", "en", "hardware")
+    assert d.id == "configured-value" and "range" in d.mitigation
+    assert "configured-value" not in ids("SYSR-26", "OFT allows configuring the display status of specification "
+                                                    "item details to expanded or collapsed by default.")
+
+
+def test_operations_controls_get_the_bypass_an_expert_names_first():
+    assert ids("OPS-6", "The system SHALL enforce multi-factor authentication for all clinical staff "
+                        "accounts.") == ["mfa-bypass"]
+    assert ids("OPS-53", "The system SHALL block direct commits to the main branch.") == ["branch-bypass"]
+    assert ids("OPS-41", "The system SHALL use Pulumi for all GCP infrastructure and cloud resources.",
+               "design") == ["infrastructure-drift"]
+    assert ids("DEV-10", "The application SHALL enforce HTTPS for all HTTP connections.") == ["transport-downgrade"]
+    assert ids("OPS-45", "The system SHALL capture all unhandled exceptions in frontend and backend "
+                         "components.") == ["capture-gap"]
+    assert ids("OPS-47", "The system SHALL collect API response times at p50, p95, and p99 "
+                         "percentiles.") == ["percentile-aggregation"]
+    assert ids("DEV-83", "The Web Diary SHALL clear localStorage on logout.") == ["logout-only"]
+    (d,) = defeaters("NFR-7", "在出现故障时，系统应能在1小时内恢复正常。", "behaviour", "zh", "software")
+    assert d.id == "recovery-time" and "1小时" in d.statement and "演练" in d.mitigation
+    assert "pipeline-not-run" in ids("OPS-60", "The system SHALL generate monthly SLA compliance reports "
+                                               "automatically.")
+
+
+def test_system_items_get_the_warning_link_command_and_sensor_defeaters():
+    assert ids("PMP-1", "The pump shall sound an audible alarm when an occlusion is detected.", "reaction") == [
+        "warning-unnoticed"]
+    assert ids("UAV-1", "The UAV shall transmit its position to the ground control station.", "behaviour",
+               domain="uav") == ["message-lost"]
+    assert ids("SYSR-9", "OFT sends the report to standard output.") == []  # a stream is no link
+    assert ids("FC-1", "The flight controller shall execute commands received from the ground station.",
+               "behaviour", domain="uav") == ["command-integrity"]
+    assert ids("SYSR-36", "The CLI provides a help command.") == []
+    found = ids("SR-1", "系统应在温度超过60℃时报警。", "reaction", "zh")
+    assert found == ["threshold-chatter", "stuck-sensor"]  # a threshold that triggers, not a rating's conditions
+
+
+def test_identity_cycles_and_markup_are_asked_for_their_hard_cases():
+    assert ids("SYSR-13", "OFT marks a specification item as _duplicate_ if other items with the same ID "
+                          "exist.") == ["identity-as-written"]
+    assert ids("SYSR-15", "OFT detects if specification items are linked in a cycle.") == ["cycle-missed"]
+    (html,) = defeaters("SYSR-27", "OFT generates valid HTML format for the HTML report.", "behaviour", "en",
+                        "software")
+    assert html.id == "markup-injection" and "Escape every text" in html.mitigation
+    assert ids("SYSR-31", "OFT uses plain text as requirement tracing output format if the user does not select "
+                          "one.") == ["silent-default"]
