@@ -225,3 +225,28 @@ def test_identity_cycles_and_markup_are_asked_for_their_hard_cases():
     assert html.id == "markup-injection" and "Escape every text" in html.mitigation
     assert ids("SYSR-31", "OFT uses plain text as requirement tracing output format if the user does not select "
                           "one.") == ["silent-default"]
+
+
+def test_ranges_durations_and_displays_are_not_misread():
+    (d,) = defeaters("SYS-95", "The pressure overshoot during the pressure rise phase shall not exceed 2 cmH2O.",
+                     "behaviour", "en", "generic")
+    assert d.id == "conditions-unstated" and "2 cmH2O" in d.statement
+    found = defeaters("SYS-17", "The device alarms shall be audible (60-80 dBa) at a distance of 1m.", "behaviour",
+                      "en", "generic")
+    assert not any("-80" in f.statement.replace("60-80", "") for f in found)  # a range is one limit
+    assert "conditions-unstated" not in ids("SW-99", "GUI shall allow the user to set PIP from 5-55 cmH2O with "
+                                                     "increments of 1 cm H2O.", domain="generic")
+    assert "limit-under-load" not in ids("SYS-92", "The device shall be capable of a peak inspiratory flow rate "
+                                                   "of at least 60L/min for at least 30 seconds.", domain="generic")
+    assert "filter-matches-nothing" not in ids("HW-33", "The assembly shall feature HEPA filters on the blower "
+                                                        "intake and exhaust pathways.", "design", domain="hardware")
+    assert "colour-only" not in ids("HW-32", "The display shall support touch input, 8-bit color and a minimum "
+                                             "refresh rate of 30 fps.", "design", domain="hardware")
+    assert ids("SW-73", "High severity alarms shall be indicated with a red color.", domain="generic") == [
+        "colour-only"]
+    assert "warning-unnoticed" not in ids("SW-70", "GUI displays list of active alarms on button press.")
+    assert "warning-unnoticed" not in ids("SW-160", "Self-test shall include validation that all visual alarms "
+                                                    "work.")
+    (stuck,) = defeaters("SW-138", "GUI needs to automatically invoke a safety action when battery temperature is "
+                                   "above threshold", "reaction", "en", "generic")
+    assert stuck.id == "stuck-sensor-threshold" and "plausibility" in stuck.mitigation

@@ -119,3 +119,17 @@ def test_the_items_condition_is_carried_in_front_of_a_template_that_does_not_pla
     assert one("When the user logs in, the app shall store the session token in the Keychain.", "design") == (
         "When the user logs in, if the app cannot store the session token in the Keychain, the app shall report "
         "the failure to its caller without storing it anywhere else.")
+
+
+def test_a_setting_with_a_range_is_refused_outside_it_and_keeps_every_number():
+    (r,) = refinements("GUI shall allow the user to set PIP from 5-55 cmH2O with increments of 1 cm H2O.",
+                       "behaviour", "en")
+    assert r.id == "setting-out-of-range-step"
+    assert r.statement == ("If the user enters a value for PIP outside 5-55 cmH2O or not in increments of 1 cm H2O, "
+                           "GUI shall reject the value and keep the one in force.")
+    (r,) = refinements("The HMI shall allow the driver to set the cruise speed between 30 and 180 km/h.",
+                       "behaviour", "en")
+    assert "outside 30 to 180 km/h" in r.statement and r.statement.count("shall") == 1
+    # "X shall allow the user to set ..." is no choice between options whose subject is "X shall"
+    assert not any(" shall shall " in f.statement or "shall does" in f.statement
+                   for f in refinements("GUI shall allow the user to set the display mode.", "behaviour", "en"))

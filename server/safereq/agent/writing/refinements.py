@@ -129,6 +129,8 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
     g["product"] = product
     if g.get("values") is not None:
         g["values"] = _values(g["values"])
+    if g.get("range"):
+        g["range"] = re.sub(r"\s+and\s+", " to ", g["range"])  # "between 30 and 180 km/h" → "outside 30 to 180 km/h"
     if g.get("mode"):
         g["mode"] = re.sub(r"^(?:a|an)\s+", "the ", g["mode"], flags=re.IGNORECASE)
     if g.get("things"):
