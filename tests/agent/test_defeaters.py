@@ -250,3 +250,13 @@ def test_ranges_durations_and_displays_are_not_misread():
     (stuck,) = defeaters("SW-138", "GUI needs to automatically invoke a safety action when battery temperature is "
                                    "above threshold", "reaction", "en", "generic")
     assert stuck.id == "stuck-sensor-threshold" and "plausibility" in stuck.mitigation
+
+
+def test_alarm_handling_logs_and_confirmations_get_their_own_defeater():
+    (d,) = defeaters("SW-33", "GUI must allow cancelling alarms", "behaviour", "en", "generic")
+    assert d.id == "alarm-silenced" and "stated time" in d.mitigation
+    assert ids("SW-26", "The event log must include all alarm occurrences", domain="generic") == ["log-full"]
+    assert ids("SW-24", "GUI must require all ventilation and alarm setting changes to be confirmed",
+               domain="generic") == ["confirmation-reflex"]
+    assert ids("SW-70", "Controller must be able to detect and/or receive alarms from GUI", domain="generic") == [
+        "message-lost"]

@@ -125,8 +125,10 @@ def test_a_setting_with_a_range_is_refused_outside_it_and_keeps_every_number():
     (r,) = refinements("GUI shall allow the user to set PIP from 5-55 cmH2O with increments of 1 cm H2O.",
                        "behaviour", "en")
     assert r.id == "setting-out-of-range-step"
-    assert r.statement == ("If the user enters a value for PIP outside 5-55 cmH2O or not in increments of 1 cm H2O, "
+    assert r.statement == ("If a value for PIP outside 5-55 cmH2O or not in increments of 1 cm H2O is entered, "
                            "GUI shall reject the value and keep the one in force.")
+    (r,) = refinements("GUI must allow adjusting RR from 5-30 bpm with increments of 1", "behaviour", "en")
+    assert r.statement.startswith("If a value for RR outside 5-30 bpm or not in increments of 1 is entered, GUI must")
     (r,) = refinements("The HMI shall allow the driver to set the cruise speed between 30 and 180 km/h.",
                        "behaviour", "en")
     assert "outside 30 to 180 km/h" in r.statement and r.statement.count("shall") == 1
