@@ -260,3 +260,25 @@ def test_alarm_handling_logs_and_confirmations_get_their_own_defeater():
                domain="generic") == ["confirmation-reflex"]
     assert ids("SW-70", "Controller must be able to detect and/or receive alarms from GUI", domain="generic") == [
         "message-lost"]
+
+
+def test_the_ninth_judges_misfires_stay_fixed():
+    # a listing at start-up is no log to fill; a secrets manager is no torn write
+    assert "log-full" not in ids("SYSR-45", "OFT logs all currently available plugins at startup.")
+    assert "interrupted-write" not in ids("OPS-2", "The system SHALL store all environment credentials in Doppler.",
+                                          "design")
+    # a setting whose range is stated has its accepted values
+    assert "configured-value" not in ids("SYS-110", "The operator can set a threshold for a low patient pressure "
+                                                    "alarm in the range 0-20 cmH2O.", domain="generic")
+    # a buzzer's 33 ms has no load; a response time has
+    assert "limit-under-load" not in ids("SYS-151", "The alarm shall produce sound from an electrical signal "
+                                                    "within 33 ms.", domain="generic")
+    assert "limit-under-load" in ids("REQ-1", "The controller shall detect a door obstruction within 100 ms.",
+                                     domain="generic")
+    # a CPU load limit is no availability; a door lock is no mutex; a 20 ms monitor is no CI pipeline
+    assert "availability-counting" not in ids("PERF-8", "CPU load shall stay below 80% when all functions are "
+                                                        "available.", domain="generic")
+    assert "concurrent-use" not in ids("INT-4", "The controller shall drive the door lock output through a GPIO.",
+                                       domain="generic")
+    assert "pipeline-not-run" not in ids("FUN-17", "The software shall continuously monitor the door sensors every "
+                                                   "20 ms.", domain="generic")

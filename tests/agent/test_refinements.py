@@ -135,3 +135,16 @@ def test_a_setting_with_a_range_is_refused_outside_it_and_keeps_every_number():
     # "X shall allow the user to set ..." is no choice between options whose subject is "X shall"
     assert not any(" shall shall " in f.statement or "shall does" in f.statement
                    for f in refinements("GUI shall allow the user to set the display mode.", "behaviour", "en"))
+
+
+def test_an_alarm_raised_on_a_state_is_kept_while_the_state_lasts():
+    (r,) = refinements("A ventilator operating on battery shall provide a medium priority alarm when the estimated "
+                       "remaining operating time is 30 minutes or below.", "reaction", "en")
+    assert r.id == "alarm-while-state" and r.statement == (
+        "While the estimated remaining operating time is 30 minutes or below, a ventilator operating on battery "
+        "shall keep the medium priority alarm active.")  # EARS: the state first
+    (r,) = refinements("The ventilator shall initiate a high priority alarm when the proximal tube is not connected.",
+                       "reaction", "en")
+    assert "is not connected" in r.statement  # the negation kept
+    # an event ("is detected") has no duration to keep the alarm for
+    assert refinements("The pump shall sound an audible alarm when an occlusion is detected.", "reaction", "en") == []

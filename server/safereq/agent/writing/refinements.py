@@ -121,7 +121,7 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
         g["verb_pp"] = rules["participle"].get(g["verb"], g["verb"] + "ed")
     if g.get("subject"):
         g["subject_cap"] = g["subject"][:1].upper() + g["subject"][1:]
-        if g["subject"][:4].lower() == "the ":
+        if re.match(r"(?:the|an?) ", g["subject"], re.IGNORECASE):
             g["subject"] = g["subject"][:1].lower() + g["subject"][1:]
     modal = g.get("modal") or "shall"
     g["modal"] = modal
