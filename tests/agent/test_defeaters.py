@@ -204,8 +204,8 @@ def test_operations_controls_get_the_bypass_an_expert_names_first():
 
 
 def test_system_items_get_the_warning_link_command_and_sensor_defeaters():
-    assert ids("PMP-1", "The pump shall sound an audible alarm when an occlusion is detected.", "reaction") == [
-        "warning-unnoticed"]
+    assert ids("PMP-1", "The pump shall sound an audible alarm when an occlusion is detected.", "reaction",
+               domain="generic") == ["warning-unnoticed"]
     assert ids("UAV-1", "The UAV shall transmit its position to the ground control station.", "behaviour",
                domain="uav") == ["message-lost"]
     assert ids("SYSR-9", "OFT sends the report to standard output.") == []  # a stream is no link
@@ -282,3 +282,19 @@ def test_the_ninth_judges_misfires_stay_fixed():
                                        domain="generic")
     assert "pipeline-not-run" not in ids("FUN-17", "The software shall continuously monitor the door sensors every "
                                                    "20 ms.", domain="generic")
+
+
+def test_the_tenth_judges_misfires_stay_fixed():
+    # a cloud service's alerts have no lamp or speaker
+    assert "warning-unnoticed" not in ids("OPS-63", "The system SHALL monitor error budget consumption and provide "
+                                                    "proactive alerts before SLA breach.")
+    assert "warning-unnoticed" in ids("SYS-112", "The ventilator shall provide a medium priority alarm when the "
+                                                 "exhaled volume is below the threshold.", domain="generic")
+    # a third-party library is no service that can be down when the item is about allocation
+    found = ids("OPR-3", "The software shall not use dynamic memory allocation after initialisation, including in "
+                         "third-party libraries.", "design", domain="generic")
+    assert found[0] == "hidden-allocation" and "external-dependency" not in found
+    assert "supply-out-of-range" not in ids("INT-2", "The software shall drive the 24 V lock output through a GPIO.",
+                                            domain="generic")
+    (d,) = defeaters("SYSR-27", "OFT generates valid HTML format for the HTML report.", "behaviour", "en", "software")
+    assert "writes the item texts from input files" in d.statement
