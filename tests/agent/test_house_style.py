@@ -133,3 +133,15 @@ def test_a_kind_the_rules_do_not_know_keeps_the_teams_own_scheme():
     result = derive(TRANSLATOR, "SR-3")
     assert result.suggestions, result.notes
     assert all(s.id.startswith("SR-") and s.id != "SR-3" for s in result.suggestions), [s.id for s in result.suggestions]
+
+
+def test_a_quantity_carried_without_its_name_or_unit_is_no_analogue():
+    # the sibling's child names its quantity (RR) and unit: the item's range alone cannot replace them
+    assert transfer("The system shall control the respiratory rate (RR) from 5-30 bpm in increments of 1 bpm.",
+                    "GUI must allow adjusting RR from 5-30 bpm with increments of 1",
+                    "The system shall control the target PEEP from 0 - 20 cm H2O in increments of 1 cmH2O.") is None
+    assert transfer("The system shall control the target peak inspiratory pressure (PIP) from 5-55 cmH2O in "
+                    "increments of 1 cm H2O.",
+                    "GUI shall allow the user to set PIP from 5-55 cmH2O with increments of 1 cm H2O.",
+                    "The system shall control the respiratory rate (RR) from 5-30 breaths per minute (bpm) in "
+                    "increments of 1 bpm.") is None

@@ -119,3 +119,32 @@ def test_the_items_condition_is_carried_in_front_of_a_template_that_does_not_pla
     assert one("When the user logs in, the app shall store the session token in the Keychain.", "design") == (
         "When the user logs in, if the app cannot store the session token in the Keychain, the app shall report "
         "the failure to its caller without storing it anywhere else.")
+
+
+def test_a_setting_with_a_range_is_refused_outside_it_and_keeps_every_number():
+    (r,) = refinements("GUI shall allow the user to set PIP from 5-55 cmH2O with increments of 1 cm H2O.",
+                       "behaviour", "en")
+    assert r.id == "setting-out-of-range-step"
+    assert r.statement == ("If a value for PIP outside 5-55 cmH2O or not in increments of 1 cm H2O is entered, "
+                           "GUI shall reject the value and keep the one in force.")
+    (r,) = refinements("GUI must allow adjusting RR from 5-30 bpm with increments of 1", "behaviour", "en")
+    assert r.statement.startswith("If a value for RR outside 5-30 bpm or not in increments of 1 is entered, GUI must")
+    (r,) = refinements("The HMI shall allow the driver to set the cruise speed between 30 and 180 km/h.",
+                       "behaviour", "en")
+    assert "outside 30 to 180 km/h" in r.statement and r.statement.count("shall") == 1
+    # "X shall allow the user to set ..." is no choice between options whose subject is "X shall"
+    assert not any(" shall shall " in f.statement or "shall does" in f.statement
+                   for f in refinements("GUI shall allow the user to set the display mode.", "behaviour", "en"))
+
+
+def test_an_alarm_raised_on_a_state_is_kept_while_the_state_lasts():
+    (r,) = refinements("A ventilator operating on battery shall provide a medium priority alarm when the estimated "
+                       "remaining operating time is 30 minutes or below.", "reaction", "en")
+    assert r.id == "alarm-while-state" and r.statement == (
+        "While the estimated remaining operating time is 30 minutes or below, a ventilator operating on battery "
+        "shall keep the medium priority alarm active.")  # EARS: the state first
+    (r,) = refinements("The ventilator shall initiate a high priority alarm when the proximal tube is not connected.",
+                       "reaction", "en")
+    assert "is not connected" in r.statement  # the negation kept
+    # an event ("is detected") has no duration to keep the alarm for
+    assert refinements("The pump shall sound an audible alarm when an occlusion is detected.", "reaction", "en") == []

@@ -72,6 +72,21 @@ def test_a_rule_runs_only_for_items_with_one_of_its_topics(monkeypatch):
     assert [f.rule for f in findings if f.rule == check.rule] == [check.rule]
 
 
+def test_a_rule_deciding_by_its_statement_test_is_left_out_where_the_test_fails():
+    """wording/missing-unit and wording/pronoun register a test of the statement (statement_topic): the plan
+    calls them only for statements the test holds for, and they still report there."""
+    ws = Workspace()
+    ws.update("reqs.md", "## FSR-1: A\nThe ECU shall stop within 100 ms.\n\n## FSR-2: B\nThe ECU shall stop "
+                         "within 100.\n\n## FSR-3: C\nIt shall stop.\n\n## FSR-4: D\nThe ECU shall stop it.\n")
+    checker = Checker(all_rules_config())
+    ctx = checker._context(ws)
+    planned = {item.id: {rule for rule, _fn in checker._dispatch(ctx, item)} for item in ws.documents["reqs.md"].items}
+    assert "wording/missing-unit" not in planned["FSR-1"] and "wording/missing-unit" in planned["FSR-2"]
+    assert "wording/pronoun" in planned["FSR-3"] and "wording/pronoun" not in planned["FSR-4"]
+    reported = {f.rule for f in checker.check(ws)}
+    assert {"wording/missing-unit", "wording/pronoun"} <= reported
+
+
 def test_topics_are_a_collection_of_names():
     from safereq.checks import registry
 

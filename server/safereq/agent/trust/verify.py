@@ -76,8 +76,9 @@ class Verifier:
             return replace(base, verified=True, summary=False, score=score, note="")
         return replace(base, verified=False, score=score, note=f"quote not found in the clause text ({score:.0f}%)")
 
-    def check_all(self, citations: Iterable[Citation], *, drop_unverified: bool = False) -> tuple[list[Citation], int]:
-        """Checked citations (duplicates merged) and how many failed."""
+    def check_all(self, citations: Iterable[Citation]) -> tuple[list[Citation], int]:
+        """Checked citations (duplicates merged) and how many failed; a failed one is kept, marked, so that the
+        caller decides what an unverified citation costs its suggestion."""
         out: list[Citation] = []
         failed = 0
         seen: set[tuple[str, str, str]] = set()
@@ -87,10 +88,7 @@ class Verifier:
             if key in seen:
                 continue
             seen.add(key)
-            if not checked.stands:
-                failed += 1
-                if drop_unverified:
-                    continue
+            failed += not checked.stands
             out.append(checked)
         return out, failed
 

@@ -30,8 +30,15 @@ MAX_CHARS = 2000
 MIN_SIMILARITY = 0.5  # share of the sibling's and the item's words in common (difflib ratio)
 _WORD = re.compile(r"`[^`]*`|\d+(?:[.,]\d+)*|[\w+/%°±<>≤≥-]+(?:\.[\w-]+)*|[^\w\s]", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]{1,5}")  # "RR", "PIP", "VTI": a quantity's name, short as it is
 _NEGATION = re.compile(r"\b(?:not|never|no|without)\b|不得|不应|禁止|不", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# A unit followed by another unit or by a second quantity ("0 - 20 cm H2O bpm", "(bpm) 60 cmH2O"): the alignment
+# carried a value with its unit into a place whose own unit stayed, and the sentence no longer says one thing.
+_UNIT = (r"(?:cm ?H2O|mmHg|bpm|breaths per minute|mL|ml|L/min|lpm|Hz|kHz|MHz|ms|µs|V|mV|A|mA|W|kW|°C|℃|kPa|Pa|"
+         r"mm|cm|km|km/h|m/s|dBA|dBa|dB|rpm|%)")
+_UNIT_WORD = re.compile(rf"(?<![\w/]){_UNIT}(?![\w/])")
+_UNIT_CLASH = re.compile(rf"(?<![\w/]){_UNIT}(?![\w/])\s+(?:\({_UNIT}\)\s+)?(?:-?\d+(?:[.,]\d+)?\s*)?{_UNIT}(?![\w/])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +71,18 @@ def _join(words: list[str], cjk: bool) -> str:
 
 
 def _content(words: list[str]) -> bool:
-    return any(len(w) >= 4 or _CJK.match(w) or _NUMBER.fullmatch(w) for w in words)
+    return any(len(w) >= 4 or _CJK.match(w) or _NUMBER.fullmatch(w) or _ACRONYM.fullmatch(w) for w in words)
+
+
+def _units(text: str) -> set[str]:
+    return {u.replace(" ", "") for u in _UNIT_WORD.findall(text)}
+
+
+def _names_any(child: list[str], old: list[str]) -> bool:
+    """Whether ``child`` holds a name of ``old``: an acronym ("RR") or a word of five letters or more that
+    the sibling has where the item has something else."""
+    names = {w.lower() for w in old if (w.isupper() and len(w) >= 2 and w.isalpha()) or (len(w) >= 5 and w.isalpha())}
+    return any(w.lower() in names for w in child)
 
 
 def _find(seq: list[str], part: list[str]) -> int:
@@ -113,6 +131,8 @@ def transfer(sibling: str, child: str, item: str) -> tuple[str, tuple[tuple[str,
         if tag != "replace" or not _content(i[b1:b2]):
             continue
         done = _carry(out, s[a1:a2], i[b1:b2])
+        if done is None and _names_any(out, s[a1:a2]):
+            return None  # the child still names what the item replaced ("RR" kept beside PEEP's range)
         if done is None or (" " not in done[1] and is_verb(done[1])):
             continue  # a verb alone ("support" → "configure") is no subject matter to carry
         out, old = done
@@ -120,6 +140,10 @@ def transfer(sibling: str, child: str, item: str) -> tuple[str, tuple[tuple[str,
     if not carried:
         return None
     text = _join(out, cjk)
+    if _UNIT_CLASH.search(text) and not _UNIT_CLASH.search(child):
+        return None
+    if _units(text) & _units(sibling) - _units(item):
+        return None  # a unit of the sibling's quantity stayed ("increments of 1 cm H2O" for a rate in bpm)
     return (text, tuple(carried)) if keeps_limits(item, text) and text != child else None
 
 

@@ -54,6 +54,9 @@ def _cue(entry: dict[str, Any], statement: str, lang: str) -> tuple[bool, str]:
     for cue in cues:
         m = re.search(cue["re"], statement, re.IGNORECASE)
         if m:
+            named = (m.groupdict().get("m") or "").strip()
+            if named and cue.get("noun_m"):  # the item's own name for it ("the high priority alarm")
+                return True, (cue["noun_m"].get(lang) or cue["noun_m"]["en"]).format(m=" ".join(named.split()))
             noun = cue.get("noun", {})
             return True, noun.get(lang) or noun.get("en") or m.group(0)
     return False, ""

@@ -121,7 +121,7 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
         g["verb_pp"] = rules["participle"].get(g["verb"], g["verb"] + "ed")
     if g.get("subject"):
         g["subject_cap"] = g["subject"][:1].upper() + g["subject"][1:]
-        if g["subject"][:4].lower() == "the ":
+        if re.match(r"(?:the|an?) ", g["subject"], re.IGNORECASE):
             g["subject"] = g["subject"][:1].lower() + g["subject"][1:]
     modal = g.get("modal") or "shall"
     g["modal"] = modal
@@ -129,6 +129,8 @@ def _slots(entry: dict[str, Any], groups: dict[str, str], product: str) -> dict[
     g["product"] = product
     if g.get("values") is not None:
         g["values"] = _values(g["values"])
+    if g.get("range"):
+        g["range"] = re.sub(r"\s+and\s+", " to ", g["range"])  # "between 30 and 180 km/h" → "outside 30 to 180 km/h"
     if g.get("mode"):
         g["mode"] = re.sub(r"^(?:a|an)\s+", "the ", g["mode"], flags=re.IGNORECASE)
     if g.get("things"):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from ...model.document import Item
 from ...model.ranges import Span
-from ..analysis.shared import Statement, analysed
+from ..analysis.shared import Statement, analysed, statement_topic
 from ..context import CheckContext
 from ..findings import Edit, Finding, Fix
 from ..registry import item_check, rule_infos
@@ -28,9 +28,11 @@ from ..analysis.units import missing_units, quantity_context
 Keep = Callable[[Statement, int, int], bool]
 
 
-def _entry_check(rule: str, list_name: str) -> Callable:
+def _entry_check(rule: str, list_name: str, reports: Callable[[Statement], bool] | None = None) -> Callable:
     """Register the decorated ``body(ctx, item, statement)`` as the item check of ``rule``, called only for a
-    statement with an entry of word list ``list_name``.
+    statement with an entry of word list ``list_name`` and, when ``reports`` is given (a test of the statement
+    alone: whether the body finds anything), only for one it holds for (``analysis.shared.statement_topic``:
+    decided once per distinct text, not per item).
 
     The check answers from the shared analysis with one look-up: most statements have no entry, and a cold
     check runs each of these rules for every item.
@@ -43,7 +45,10 @@ def _entry_check(rule: str, list_name: str) -> Callable:
             return body(ctx, item, a)
 
         check.__name__ = check.__qualname__ = rule.split("/", 1)[1].replace("-", "_")
-        return item_check(rule, topics={list_name})(check)
+        if reports is None:
+            return item_check(rule, topics={list_name})(check)
+        statement_topic(rule, needs=list_name)(reports)
+        return item_check(rule, topics={rule})(check)
 
     return register
 
@@ -60,7 +65,11 @@ def _list_rule(rule: str, list_name: str, message: str, keep: Keep | None = None
                             message.format(word=text[start:end]))
                 for start, end in a.entries[list_name] if keep is None or keep(a, start, end)]
 
-    return _entry_check(rule, list_name)(report)
+    def reports(a: Statement) -> bool:
+        assert keep is not None
+        return any(keep(a, start, end) for start, end in a.entries[list_name])
+
+    return _entry_check(rule, list_name, reports if keep is not None else None)(report)
 
 
 _THAN_VALUE = re.compile(r"\s+than\s+(?:or\s+equal\s+to\s+)?(?:[-+±]?\d|ASIL\b|QM\b|[A-Z][A-Z0-9]*[-_.]\d)",
@@ -138,13 +147,19 @@ def _escape_clauses(clauses: list[tuple[int, int]]) -> Spans:
 _last_clauses: tuple[list[tuple[int, int]], Spans] | None = None
 
 
-@_entry_check("wording/absolute", "absolutes")
+def _is_absolute(a: Statement, start: int, end: int) -> bool:
+    """Whether an entry of ``absolutes`` counts: "100 %" does not where it is a value ("set to 100 %")."""
+    return not (a.text[start].isdigit() and _percent_value(a.lexicon, a.text, start, end))
+
+
+@_entry_check("wording/absolute", "absolutes",
+              reports=lambda a: any(_is_absolute(a, start, end) for start, end in a.entries["absolutes"]))
 def absolute(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
     rule = "wording/absolute"
-    text, lex = a.text, a.lexicon
+    text = a.text
     for start, end in a.entries["absolutes"]:
         word = text[start:end]
-        if word[0].isdigit() and _percent_value(lex, text, start, end):
+        if not _is_absolute(a, start, end):
             continue
         yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
                           f"'{word}' is an absolute no system can guarantee and no test can show: state the "
@@ -203,21 +218,23 @@ def _deletion_span(item: Item, text: str, start: int, end: int) -> Span | None:
     return None
 
 
-@_entry_check("wording/pronoun", "pronouns")
-def pronoun(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
-    rule = "wording/pronoun"
+def _vague_pronouns(a: Statement) -> list[tuple[int, int]]:
+    """The pronouns of the statement that may refer outside it: one that opens a sentence, or the subject of
+    a modal verb ("it shall"), except "that" and "such". Of the statement alone, so decided once per text."""
     text = a.text
-    found = a.entries["pronouns"]
     starts = {s for s, _ in sentences(text)}
     verbs = {v.start for v in a.verbs if v.modal}
-    for start, end in found:
-        word = text[start:end]
-        opens = start in starts
-        subject = word.lower() not in ("that", "such") and _next_non_space(text, end) in verbs
-        if opens or subject:
-            yield ctx.finding(rule, item.path, source_span(item.statement, start, end),
-                              f"'{word}' may refer to something outside the statement: name the system, signal or "
-                              f"item it stands for")
+    return [(start, end) for start, end in a.entries["pronouns"]
+            if start in starts or (text[start:end].lower() not in ("that", "such")
+                                   and _next_non_space(text, end) in verbs)]
+
+
+@_entry_check("wording/pronoun", "pronouns", reports=lambda a: bool(_vague_pronouns(a)))
+def pronoun(ctx: CheckContext, item: Item, a: Statement) -> Iterator[Finding]:
+    for start, end in _vague_pronouns(a):
+        yield ctx.finding("wording/pronoun", item.path, source_span(item.statement, start, end),
+                          f"'{a.text[start:end]}' may refer to something outside the statement: name the system, "
+                          f"signal or item it stands for")
 
 
 def _next_non_space(text: str, pos: int) -> int:
@@ -226,7 +243,13 @@ def _next_non_space(text: str, pos: int) -> int:
     return pos
 
 
-@item_check("wording/missing-unit", topics={"number"})
+@statement_topic("number:unitless", needs="number")
+def _unitless(a: Statement) -> bool:
+    """Whether the statement has a number that needs a unit and has none (what wording/missing-unit reports)."""
+    return bool(missing_units(a.lexicon, a.text))
+
+
+@item_check("wording/missing-unit", topics={"number:unitless"})
 def missing_unit(ctx: CheckContext, item: Item) -> Iterable[Finding]:
     a = analysed(ctx, item)
     if a is None:
