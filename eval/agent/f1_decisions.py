@@ -12,10 +12,14 @@ sets (the best mean F1 over them) and "best" from the set itself, as links_eval.
 - **+ rank limit**: the same, at most ``k`` (1, 2, 3 or 5) per child;
 - **gap**: a score of at least ``a`` and within ``d`` of the child's best (scores are sums of weighted signals,
   so a distance is what a per-child normalisation of them comes to), at most ``k``;
+- **mutual rank**: the shipped form, and the child among the ``m`` best items of its document for the
+  parent's words (the parent's side: is this child one of the parent's best children?);
+- **z**: a score of at least ``a`` and ``z`` standard deviations above the mean of the child's candidates;
 - **gap + has-a-parent**: the gap rule behind a logistic model, fitted on the other sets, of whether the
   child has any parent at all, read from its best candidate (its score, its lead over the second, and that
   candidate's signals: words, the parent's side -- the child's standing and rank among its document's items
-  for the parent's words --, other children, neighbours).
+  for the parent's words --, other children, neighbours); once fitted on all the other sets, once only on
+  those where at least a tenth of the children have no parent (the others teach it nothing about them).
 
 Then the bounds that say where the missing F1 is: the share of children without any parent (every
 suggestion for them is a false positive), the best gap cut if those children were known and asked nothing,
@@ -83,12 +87,36 @@ def gap_rule(t, scores, p):
     return first_k(t, (scores >= a) & (scores >= best - d), scores, k)
 
 
+def z_rule(t, scores, p):
+    a, zc, k = p
+    import numpy as np
+
+    n = np.maximum(np.bincount(t.case, minlength=t.n), 1).astype(float)
+    mean = np.bincount(t.case, weights=scores, minlength=t.n) / n
+    var = np.bincount(t.case, weights=scores * scores, minlength=t.n) / n - mean ** 2
+    z = (scores - mean[t.case]) / np.sqrt(np.maximum(var, 1e-9))[t.case]
+    return first_k(t, (scores >= a) & (z >= zc), scores, k)
+
+
+def mutual_rule(t, scores, p):
+    """The shipped form, and the child among the ``m`` best items of its document for the parent's words."""
+    from safereq.agent.retrieval.link_features import FEATURES
+
+    a, r, m, k = p
+    best, _, _ = positions(t, scores)
+    mutual = t.rows[:, FEATURES.index("standing_rank")] >= 1.0 / m - 1e-9
+    return first_k(t, (scores >= a) & (scores >= r * best) & mutual, scores, k)
+
+
 CUTS = (0.0, 1.0, 2.0, 4.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0)
 RULES = {
     "shipped form": (relative_rule, [(a, r, 5) for a in CUTS for r in (0.0, 0.6, 0.7, 0.8, 0.9, 0.95)]),
     "+ rank limit": (relative_rule, [(a, r, k) for a in CUTS for r in (0.0, 0.6, 0.7, 0.8, 0.9, 0.95)
                                      for k in (1, 2, 3, 5)]),
     "gap": (gap_rule, [(a, d, k) for a in CUTS for d in (0.5, 1.0, 1.5, 2.0, 3.0, 100.0) for k in (1, 2, 3, 5)]),
+    "mutual rank": (mutual_rule, [(a, r, m, 5) for a in CUTS for r in (0.0, 0.6, 0.7, 0.8, 0.9)
+                                  for m in (1, 2, 3, 5, 10, 10 ** 9)]),
+    "z": (z_rule, [(a, z, k) for a in CUTS for z in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0) for k in (1, 2, 3, 5)]),
 }
 
 
@@ -149,15 +177,16 @@ def study(measured: dict) -> dict:
             chosen = max(grid, key=lambda p: sum(le.f1(fit_tables[k], rule(fit_tables[k], scores[k], p))
                                                  for k in others))
             row[label] = (le.f1(t, rule(t, s, chosen)), max(le.f1(t, rule(t, s, p)) for p in grid), chosen)
-        prob = has_parent(fit_tables, scores, others)
         grid = [(c, p) for c in (0.0, 0.3, 0.4, 0.5, 0.6, 0.7) for p in RULES["gap"][1] if p[2] in (2, 5)]
+        with_orphans = [k for k in others if (tables[k].positives == 0).mean() >= 0.1]
+        for label, train in (("gap + has-a-parent", others), ("same, fitted where some have none", with_orphans)):
+            prob = has_parent(fit_tables, scores, train)
 
-        def gated(k, cp):
-            return gap_rule(fit_tables[k], scores[k], cp[1]) & (prob[k][fit_tables[k].case] >= cp[0])
+            def gated(k, cp):
+                return gap_rule(fit_tables[k], scores[k], cp[1]) & (prob[k][fit_tables[k].case] >= cp[0])
 
-        chosen = max(grid, key=lambda cp: sum(le.f1(fit_tables[k], gated(k, cp)) for k in others))
-        row["gap + has-a-parent"] = (le.f1(t, gated(name, chosen)), max(le.f1(t, gated(name, cp)) for cp in grid),
-                                     chosen)
+            chosen = max(grid, key=lambda cp: sum(le.f1(fit_tables[k], gated(k, cp)) for k in others))
+            row[label] = (le.f1(t, gated(name, chosen)), max(le.f1(t, gated(name, cp)) for cp in grid), chosen)
         _, rank, _ = positions(t, s)
         orphan = t.positives[t.case] == 0
         bounds = {
