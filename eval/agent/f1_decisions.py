@@ -76,21 +76,24 @@ def first_k(t: le.Table, ok, scores, k: int):
 
 
 def relative_rule(t, scores, p):
+    """The shipped form: a score of at least ``a`` and ``r`` times the child's best, at most ``k``."""
     a, r, k = p
     best, _, _ = positions(t, scores)
     return first_k(t, (scores >= a) & (scores >= r * best), scores, k)
 
 
 def gap_rule(t, scores, p):
+    """A score of at least ``a`` and within ``d`` of the child's best, at most ``k``."""
     a, d, k = p
     best, _, _ = positions(t, scores)
     return first_k(t, (scores >= a) & (scores >= best - d), scores, k)
 
 
 def z_rule(t, scores, p):
-    a, zc, k = p
+    """A score of at least ``a`` and ``zc`` standard deviations above the mean of the child's candidates."""
     import numpy as np
 
+    a, zc, k = p
     n = np.maximum(np.bincount(t.case, minlength=t.n), 1).astype(float)
     mean = np.bincount(t.case, weights=scores, minlength=t.n) / n
     var = np.bincount(t.case, weights=scores * scores, minlength=t.n) / n - mean ** 2
