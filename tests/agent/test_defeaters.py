@@ -286,8 +286,9 @@ def test_the_ninth_judges_misfires_stay_fixed():
 
 def test_the_tenth_judges_misfires_stay_fixed():
     # a cloud service's alerts have no lamp or speaker
-    assert "warning-unnoticed" not in ids("OPS-63", "The system SHALL monitor error budget consumption and provide "
-                                                    "proactive alerts before SLA breach.")
+    for domain in ("software", "generic"):  # read as either, a cloud service's alerts have no lamp or speaker
+        assert "warning-unnoticed" not in ids("OPS-63", "The system SHALL monitor error budget consumption and "
+                                                        "provide proactive alerts before SLA breach.", domain=domain)
     assert "warning-unnoticed" in ids("SYS-112", "The ventilator shall provide a medium priority alarm when the "
                                                  "exhaled volume is below the threshold.", domain="generic")
     # a third-party library is no service that can be down when the item is about allocation
@@ -298,3 +299,16 @@ def test_the_tenth_judges_misfires_stay_fixed():
                                             domain="generic")
     (d,) = defeaters("SYSR-27", "OFT generates valid HTML format for the HTML report.", "behaviour", "en", "software")
     assert "writes the item texts from input files" in d.statement
+
+
+def test_the_eleventh_judges_misfires_stay_fixed():
+    # no recursion is no directory walk; an assumed value or one stated for any case has its conditions
+    assert "recursive-traversal" not in ids("OPR-4", "The software shall not use recursive function calls.",
+                                            "design", domain="generic")
+    assert "conditions-unstated" not in ids("SAFE-15", "If the speed signal is missing, the software shall use an "
+                                                       "assumed speed of 5 km/h.", domain="generic")
+    assert "conditions-unstated" not in ids("SYS-10", "The device must prevent patient pressures from exceeding "
+                                                      "60 cmH2O in any operating cases or failure modes.",
+                                            domain="generic")
+    assert "limit-under-load" not in ids("PERF-1", "The control cycle shall complete within 20 ms with a WCET of "
+                                                   "16 ms.", domain="generic")
