@@ -10,7 +10,10 @@ def test_a_stated_time_limit_is_named_verbatim_in_the_defeater_and_its_mitigatio
     assert first.id == "limit-under-load" and "1秒" in first.statement and "1秒" in first.mitigation
     en = defeaters("REQ-1", "The service shall answer each request within 200 ms.", "behaviour", "en", "software")
     assert en[0].statement.startswith("The 200 ms of REQ-1 could be missed in its worst case (the highest load")
-    assert "the event or its detection" in en[0].statement  # where the time starts, the judges' first question
+    assert "from the request or event" in en[0].statement  # where the time starts, the judges' first question
+    (cycle, *_) = defeaters("REQ-7", "The software shall detect the loss of the CAN frame within 200 ms.", "detection",
+                            "en", "generic")
+    assert cycle.id == "limit-in-cycles" and "cycle" in cycle.statement and "budget" in cycle.mitigation
 
 
 def test_what_the_item_relies_on_names_the_defeater():
@@ -313,3 +316,13 @@ def test_the_eleventh_judges_misfires_stay_fixed():
                                             domain="generic")
     assert "limit-under-load" not in ids("PERF-1", "The control cycle shall complete within 20 ms with a WCET of "
                                                    "16 ms.", domain="generic")
+
+
+def test_the_twelfth_judges_misfires_stay_fixed():
+    assert "supply-out-of-range" not in ids("EPS-3", "The EPS shall provide a regulated 5 V rail to the payload.",
+                                            domain="hardware")
+    assert "external-dependency" not in ids("OPS-8", "The system SHALL perform automated daily backups of each "
+                                                     "sponsor's GCP database.", domain="generic")
+    assert "bypassed-control" not in ids("INT-12", "The driver panel shall provide a manual door release input.",
+                                         domain="generic")
+    assert "bypassed-control" in ids("OPS-9", "Releases SHALL pass a manual review before deployment.", "process")
