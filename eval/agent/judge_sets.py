@@ -46,7 +46,8 @@ train-doors converter's author saw a few of its statements while reading the lay
 the ninth judge's reasons on train-doors items of packet 28 (a door lock read as a mutex, a 20 ms monitor read as a
 CI run, a CPU-load limit read as availability) led to narrower cues for those three defeaters, and those of
 packet 30 to exclusions for an assumed substitute value, a stated WCET, recursive calls and conditions stated for
-any case.
+any case; those of packet 31 on a cubesat and a train-doors item to exclusions for a voltage rail the item
+provides and a manual door release.
 
 Not used, on purpose: examples/, the sphinx-needs vehicle-dynamics demo, Eclipse S-CORE, Zephyr (held out by
 the issue), and NHTSA lane-centering, Voyage, MIL-STD-882E (their documents ship, so they are in-domain).
