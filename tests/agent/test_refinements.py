@@ -148,3 +148,10 @@ def test_an_alarm_raised_on_a_state_is_kept_while_the_state_lasts():
     assert "is not connected" in r.statement  # the negation kept
     # an event ("is detected") has no duration to keep the alarm for
     assert refinements("The pump shall sound an audible alarm when an occlusion is detected.", "reaction", "en") == []
+
+
+def test_the_modes_an_alarm_holds_in_come_first_not_after_its_state():
+    (r,) = refinements("The ventilator shall initiate a high priority alarm when the proximal tube is not connected "
+                       "for all ventilation modes.", "reaction", "en")
+    assert r.statement == ("In all ventilation modes, while the proximal tube is not connected, the ventilator shall "
+                           "keep the high priority alarm active.")
