@@ -38,7 +38,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _UNIT = (r"(?:cm ?H2O|mmHg|bpm|breaths per minute|mL|ml|L/min|lpm|Hz|kHz|MHz|ms|µs|V|mV|A|mA|W|kW|°C|℃|kPa|Pa|"
          r"mm|cm|km|km/h|m/s|dBA|dBa|dB|rpm|%)")
 _UNIT_WORD = re.compile(rf"(?<![\w/]){_UNIT}(?![\w/])")
-_UNIT_CLASH = re.compile(rf"(?<![\w/]){_UNIT}(?![\w/])\s+(?:\({_UNIT}\)\s+)?(?:-?\d+(?:[.,]\d+)?\s*)?{_UNIT}(?![\w/])")
+_UNIT_CLASH = re.compile(rf"{_UNIT_WORD.pattern}\s+(?:\({_UNIT}\)\s+)?(?:-?\d+(?:[.,]\d+)?\s*)?{_UNIT}(?![\w/])")
 
 
 @dataclass(frozen=True, slots=True)

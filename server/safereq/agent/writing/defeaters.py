@@ -46,6 +46,13 @@ def _limit(kind: str, statement: str) -> str:
     return ""
 
 
+def _absent(entry: dict[str, Any], statement: str) -> bool:
+    """Whether one of the entry's ``absent`` patterns (one, or a list that shares patterns with other entries
+    through YAML anchors) matches: then the defeater does not fit the item."""
+    absent = entry.get("absent") or []
+    return any(re.search(p, statement, re.IGNORECASE) for p in ([absent] if isinstance(absent, str) else absent))
+
+
 def _cue(entry: dict[str, Any], statement: str, lang: str) -> tuple[bool, str]:
     """Whether the entry's cues allow it (True when it has none), and what the first matching cue names."""
     cues = entry.get("cues") or []
@@ -74,7 +81,7 @@ def defeaters(item_id: str, statement: str, nature: str, lang: str, domain: str 
             continue
         if entry.get("domains") and domain not in entry["domains"]:
             continue
-        if entry.get("absent") and re.search(entry["absent"], statement, re.IGNORECASE):
+        if _absent(entry, statement):
             continue
         value = _limit(entry["limit"], statement) if entry.get("limit") else ""
         if entry.get("limit") and not value:
